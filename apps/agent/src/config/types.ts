@@ -1,0 +1,51 @@
+/** The agent's resolved configuration: kubelet defaults, then the KubeletConfiguration file, then flags. */
+export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
+
+export interface AgentConfig {
+  nodeName: string;
+  rootDir: string;
+  /** staticPodPath / --pod-manifest-path */
+  podManifestPath?: string;
+  /** staticPodURL / --manifest-url */
+  manifestUrl?: string;
+  /** undefined: use (and if needed spawn) the embedded runtime at unix://<rootDir>/runtime/nodelet.sock */
+  containerRuntimeEndpoint?: string;
+  address: string;
+  port: number;
+  /** 0 disables the read-only server. */
+  readOnlyPort: number;
+  /** 0 disables the healthz server. */
+  healthzPort: number;
+  healthzBindAddress: string;
+  anonymousAuth: boolean;
+  authorizationMode: AuthorizationMode;
+  clientCAFile?: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  podLogsDir: string;
+  maxPods: number;
+  syncFrequencyMs: number;
+  fileCheckFrequencyMs: number;
+  httpCheckFrequencyMs: number;
+  runtimeRequestTimeoutMs: number;
+  plegRelistPeriodMs: number;
+  plegRelistThresholdMs: number;
+  crashLoopBackOff: { initialMs: number; maxMs: number };
+  /** klog-style verbosity (--v); 4 and above logs debug lines. */
+  verbosity: number;
+}
+
+/**
+ * Settings as read from a source (config file or flags): every field optional. Merging is a plain
+ * left-to-right spread (defaults, file, flags).
+ */
+export type PartialSettings = Partial<Omit<AgentConfig, 'crashLoopBackOff'>> & {
+  crashLoopBackOffInitialMs?: number;
+  crashLoopBackOffMaxMs?: number;
+};
+
+export const DEFAULT_ROOT_DIR = '/var/lib/kubelet';
+export const DEFAULT_POD_LOGS_DIR = '/var/log/pods';
+export const KUBELET_VERSION = 'v1.34.0-nodelet';
+
+export type ConfigResult<T> = { ok: true; value: T; warnings: string[] } | { ok: false; reason: string };

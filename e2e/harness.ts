@@ -1,0 +1,147 @@
+// Starts a real agent (embedded runtime) and the real console as processes on free ports, for e2e tests and
+// benches. Everything lives under a fresh temp directory that stop() removes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => res(port));
+    });
+  });
+}
+
+export async function waitUntil(what: string, pred: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  let lastErr: unknown;
+  while (Date.now() < end) {
+    try {
+      if (await pred()) return;
+    } catch (e) {
+      lastErr = e;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out after ${ms} ms waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
+}
+
+export interface Stack {
+  dir: string;
+  rootDir: string;
+  manifests: string;
+  nodeName: string;
+  ports: { kubelet: number; readOnly: number; healthz: number; console: number };
+  consoleUrl: string;
+  readOnlyUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  nodeName?: string;
+  withConsole?: boolean;
+  extraAgentArgs?: string[];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopChild(c: ChildProcess, ms = 15_000): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  c.kill('SIGTERM');
+  const done = new Promise<void>((r) => c.once('exit', () => r()));
+  const timer = new Promise<'t'>((r) => setTimeout(() => r('t'), ms));
+  if ((await Promise.race([done, timer])) === 't') c.kill('SIGKILL');
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), 'nodelet-e2e-'));
+  const rootDir = join(dir, 'root');
+  const manifests = join(dir, 'manifests');
+  mkdirSync(manifests, { recursive: true });
+  const nodeName = opts.nodeName ?? 'e2e-node';
+  const ports = { kubelet: await freePort(), readOnly: await freePort(), healthz: await freePort(), console: await freePort() };
+  const children: ChildProcess[] = [];
+  const agentLog = createWriteStream(join(dir, 'agent.log'));
+  const agent = spawn(
+    process.execPath,
+    [
+      '--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts'),
+      '--root-dir', rootDir,
+      '--pod-manifest-path', manifests,
+      '--node-name', nodeName,
+      '--port', String(ports.kubelet),
+      '--read-only-port', String(ports.readOnly),
+      '--healthz-port', String(ports.healthz),
+      '--file-check-frequency', '1s',
+      ...(opts.extraAgentArgs ?? []),
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  agent.stdout?.pipe(agentLog);
+  agent.stderr?.pipe(agentLog);
+  children.push(agent);
+  const readOnlyUrl = `http://127.0.0.1:${ports.readOnly}`;
+  const consoleUrl = `http://127.0.0.1:${ports.console}`;
+
+  const stop = async () => {
+    for (const c of children.reverse()) await stopChild(c);
+    const pidFile = join(rootDir, 'runtime', 'runtime.pid');
+    if (existsSync(pidFile)) {
+      const pid = Number(readFileSync(pidFile, 'utf8').trim());
+      if (pid > 0 && alive(pid)) {
+        process.kill(pid, 'SIGTERM');
+        await waitUntil('runtime exit', () => !alive(pid), 20_000).catch(() => process.kill(pid, 'SIGKILL'));
+      }
+    }
+    if (!process.env.NODELET_KEEP_E2E_DIR) rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitUntil('agent read-only /pods', async () => (await fetch(`${readOnlyUrl}/pods`)).ok, 90_000);
+    if (opts.withConsole !== false) {
+      const webLog = createWriteStream(join(dir, 'web.log'));
+      const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')], {
+        cwd: join(repoRoot, 'apps/web'),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          PORT: String(ports.console),
+          NEXT_TELEMETRY_DISABLED: '1',
+          NODELET_AGENT_URL: `https://127.0.0.1:${ports.kubelet}`,
+          NODELET_PKI_DIR: join(rootDir, 'pki'),
+        },
+      });
+      web.stdout?.pipe(webLog);
+      web.stderr?.pipe(webLog);
+      children.push(web);
+      await waitUntil('console', async () => (await fetch(consoleUrl)).ok, 90_000);
+    }
+  } catch (e) {
+    const logText = existsSync(join(dir, 'agent.log')) ? readFileSync(join(dir, 'agent.log'), 'utf8').slice(-4000) : '';
+    await stop();
+    throw new Error(`${String(e)}\n--- agent log (tail) ---\n${logText}`);
+  }
+  return { dir, rootDir, manifests, nodeName, ports, consoleUrl, readOnlyUrl, stop };
+}
+
+/** GET /pods on the read-only port. */
+export async function readOnlyPods(stack: Stack): Promise<Array<{ metadata: { name: string; namespace: string }; status?: { phase?: string } }>> {
+  const r = await fetch(`${stack.readOnlyUrl}/pods`);
+  const body = (await r.json()) as { items: Array<{ metadata: { name: string; namespace: string }; status?: { phase?: string } }> };
+  return body.items;
+}

@@ -1,0 +1,79 @@
+/**
+ * The pod status cache (the kubelet's container cache): PLEG writes what it inspected after each relist;
+ * pod workers read with getNewerThan so they never act on a status older than their last sync.
+ */
+import { emptyPodStatus, type PodStatus, type PodStatusCache } from './types.ts';
+
+interface Entry {
+  status: PodStatus;
+  error?: Error;
+  modified: number;
+}
+
+interface Waiter {
+  minTime: number;
+  resolve: (v: { status: PodStatus; error?: Error }) => void;
+}
+
+export class StatusCache implements PodStatusCache {
+  private readonly pods = new Map<string, Entry>();
+  private readonly waiters = new Map<string, Waiter[]>();
+  /** Global timestamp: every pod's data is at least this fresh. -Infinity until the first relist. */
+  private timestamp = Number.NEGATIVE_INFINITY;
+
+  get(uid: string): Entry {
+    return this.pods.get(uid) ?? { status: emptyPodStatus(uid), modified: Number.NEGATIVE_INFINITY };
+  }
+
+  getNewerThan(uid: string, minTime: number): Promise<{ status: PodStatus; error?: Error }> {
+    const hit = this.lookup(uid, minTime);
+    if (hit) return Promise.resolve(hit);
+    return new Promise((resolve) => {
+      const list = this.waiters.get(uid) ?? [];
+      list.push({ minTime, resolve });
+      this.waiters.set(uid, list);
+    });
+  }
+
+  set(uid: string, status: PodStatus, error: Error | undefined, timestamp: number): void {
+    this.pods.set(uid, { status: { ...status, timestamp }, error, modified: timestamp });
+    this.notify(uid);
+  }
+
+  delete(uid: string): void {
+    this.pods.delete(uid);
+  }
+
+  updateTime(timestamp: number): void {
+    this.timestamp = timestamp;
+    for (const uid of [...this.waiters.keys()]) this.notify(uid);
+  }
+
+  /** Number of readers still waiting (for tests and diagnostics). */
+  waiting(): number {
+    let n = 0;
+    for (const l of this.waiters.values()) n += l.length;
+    return n;
+  }
+
+  private lookup(uid: string, minTime: number): { status: PodStatus; error?: Error } | undefined {
+    const d = this.pods.get(uid);
+    const globalNewer = this.timestamp > minTime;
+    if (!d && globalNewer) return { status: emptyPodStatus(uid) };
+    if (d && (d.modified > minTime || globalNewer)) return { status: d.status, error: d.error };
+    return undefined;
+  }
+
+  private notify(uid: string): void {
+    const list = this.waiters.get(uid);
+    if (!list) return;
+    const still: Waiter[] = [];
+    for (const w of list) {
+      const hit = this.lookup(uid, w.minTime);
+      if (hit) w.resolve(hit);
+      else still.push(w);
+    }
+    if (still.length > 0) this.waiters.set(uid, still);
+    else this.waiters.delete(uid);
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The runtime-agnostic container model (as the kubelet's pkg/kubelet/container): what PLEG, pod workers and
+ * the status code see, independent of CRI wire shapes.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+
+/** A container's state as the kubelet models it. */
+export type ContainerState = 'created' | 'running' | 'exited' | 'unknown';
+/** A sandbox is ready or not ready. */
+export type SandboxState = 'ready' | 'notready';
+
+/** `<type>://<id>`, e.g. `containerd://abc`. */
+export interface ContainerId {
+  type: string;
+  id: string;
+}
+
+export function formatContainerId(c: ContainerId): string {
+  return `${c.type}://${c.id}`;
+}
+
+/** A container as listed by the runtime (ListContainers): cheap, no exit details. */
+export interface RuntimeContainer {
+  id: ContainerId;
+  name: string;
+  image: string;
+  imageRef: string;
+  /** Hash of the container spec it was created from (label io.kubernetes.container.hash). */
+  hash: string;
+  state: ContainerState;
+  /** Nanoseconds since the epoch (CRI), 0 when unknown. */
+  createdAt: number;
+}
+
+export interface RuntimeSandbox {
+  id: ContainerId;
+  state: SandboxState;
+  createdAt: number;
+  attempt: number;
+}
+
+/** A pod as the runtime reports it (the kubelet's kubecontainer.Pod). */
+export interface RuntimePod {
+  uid: string;
+  name: string;
+  namespace: string;
+  containers: RuntimeContainer[];
+  sandboxes: RuntimeSandbox[];
+}
+
+/** Detailed container status (ContainerStatus RPC), the kubelet's kubecontainer.Status. */
+export interface ContainerStatus {
+  id: ContainerId;
+  name: string;
+  state: ContainerState;
+  /** Epoch milliseconds (0 = unset). */
+  createdAt: number;
+  startedAt: number;
+  finishedAt: number;
+  exitCode: number;
+  reason: string;
+  message: string;
+  image: string;
+  imageRef: string;
+  imageId: string;
+  /** From annotation io.kubernetes.container.restartCount. */
+  restartCount: number;
+  hash: string;
+  logPath: string;
+}
+
+export interface SandboxStatus {
+  id: string;
+  state: SandboxState;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  attempt: number;
+  ip: string;
+  additionalIps: string[];
+  /** Network namespace mode recorded on the sandbox: NODE = hostNetwork. */
+  hostNetwork: boolean;
+}
+
+/** Everything the runtime knows about one pod. Statuses are sorted newest first. */
+export interface PodStatus {
+  uid: string;
+  name: string;
+  namespace: string;
+  ips: string[];
+  sandboxStatuses: SandboxStatus[];
+  containerStatuses: ContainerStatus[];
+  /** Epoch ms at which this status was observed (cache bookkeeping). */
+  timestamp?: number;
+}
+
+export function emptyPodStatus(uid: string, name = '', namespace = ''): PodStatus {
+  return { uid, name, namespace, ips: [], sandboxStatuses: [], containerStatuses: [] };
+}
+
+/** The newest status of the container called `name`, if any. */
+export function findContainerStatusByName(s: PodStatus, name: string): ContainerStatus | undefined {
+  return s.containerStatuses.find((c) => c.name === name);
+}
+
+/** Per-step outcome of a sync, the kubelet's SyncResult (action, target, error reason + message). */
+export type SyncAction = 'StartContainer' | 'KillContainer' | 'KillPodSandbox' | 'CreatePodSandbox' | 'InitContainer' | 'ConfigPodSandbox';
+
+export interface SyncStepResult {
+  action: SyncAction;
+  target: string;
+  /** Kubelet reason string (CrashLoopBackOff, ErrImagePull, CreateContainerError, ...) when failed. */
+  error?: string;
+  message?: string;
+}
+
+export interface PodSyncResult {
+  steps: SyncStepResult[];
+  /** The first failure, if any. */
+  error?: { reason: string; message: string };
+}
+
+export interface KillPodOptions {
+  /** Seconds; overrides the pod's terminationGracePeriodSeconds. */
+  gracePeriodOverride?: number;
+  /** Why (logged and put in Killing events). */
+  reason?: string;
+}
+
+/** The runtime as the kubelet drives it (kuberuntime implements it over CRI). */
+export interface Runtime {
+  readonly type: string;
+  /** All pods with containers or sandboxes known to the runtime; with all=false only running ones. */
+  getPods(all: boolean): Promise<RuntimePod[]>;
+  getPodStatus(uid: string, name: string, namespace: string): Promise<PodStatus>;
+  syncPod(pod: V1Pod, status: PodStatus): Promise<PodSyncResult>;
+  /** Kills every container (honouring the grace period) then stops the sandboxes. */
+  killPod(pod: V1Pod | undefined, running: RuntimePod, opts?: KillPodOptions): Promise<PodSyncResult>;
+  version(): Promise<{ name: string; version: string; apiVersion: string }>;
+}
+
+/** PLEG writes, pod workers read. */
+export interface PodStatusCache {
+  get(uid: string): { status: PodStatus; error?: Error; modified: number };
+  /**
+   * Resolves once the cache holds data for uid modified after minTime (epoch ms), or the cache's global
+   * timestamp is after minTime (then with whatever it has, an empty status if none).
+   */
+  getNewerThan(uid: string, minTime: number): Promise<{ status: PodStatus; error?: Error }>;
+  set(uid: string, status: PodStatus, error: Error | undefined, timestamp: number): void;
+  delete(uid: string): void;
+  /** Marks everything up to timestamp as observed (after a full relist). */
+  updateTime(timestamp: number): void;
+}

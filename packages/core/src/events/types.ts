@@ -1,0 +1,131 @@
+/**
+ * The typed event bus: everything the agent streams (tRPC subscription `lifecycle.onEvent`, socket.io event
+ * `nodelet:event`) is one of these. Each event carries a monotonically increasing `seq` and an ISO `time`.
+ * Keep the union discriminated on `type`; consumers switch exhaustively.
+ */
+import type { V1PodStatus } from '@kubernetes/client-node';
+
+export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'PodSync' | 'ContainerChanged';
+
+export interface PodRef {
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+export interface ContainerBrief {
+  name: string;
+  /** 'waiting' | 'running' | 'terminated' (the V1ContainerState key that is set). */
+  state: 'waiting' | 'running' | 'terminated';
+  /** Reason for waiting/terminated (CrashLoopBackOff, ErrImagePull, Completed, Error, OOMKilled...). */
+  reason?: string;
+  ready: boolean;
+  restartCount: number;
+  init?: boolean;
+}
+
+/** A PLEG event, as the kubelet's PodLifecycleEvent, enriched with names. */
+export interface PlegBusEvent {
+  type: 'pleg';
+  seq: number;
+  time: string;
+  pod: PodRef;
+  pleg: PlegEventType;
+  containerId: string;
+  containerName?: string;
+}
+
+/** The pod's status changed (the status manager saw a new version). */
+export interface PodStatusBusEvent {
+  type: 'podStatus';
+  seq: number;
+  time: string;
+  pod: PodRef;
+  phase: string;
+  ready: boolean;
+  containers: ContainerBrief[];
+  status: V1PodStatus;
+}
+
+/** The desired pod set changed (a source added, updated or removed a pod). */
+export interface PodConfigBusEvent {
+  type: 'podConfig';
+  seq: number;
+  time: string;
+  pod: PodRef;
+  op: 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE';
+  source: string;
+}
+
+/** A Kubernetes Event (core/v1) as the kubelet records it. */
+export interface K8sBusEvent {
+  type: 'k8sEvent';
+  seq: number;
+  time: string;
+  /** 'Normal' | 'Warning' */
+  eventType: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+  involvedObject: { kind: string; namespace?: string; name: string; uid?: string; fieldPath?: string };
+  count: number;
+  firstTimestamp: string;
+  lastTimestamp: string;
+}
+
+/** Runtime readiness changed (runtime absent, reconnected, not ready). */
+export interface RuntimeBusEvent {
+  type: 'runtime';
+  seq: number;
+  time: string;
+  ready: boolean;
+  message: string;
+}
+
+export type NodeletEvent = PlegBusEvent | PodStatusBusEvent | PodConfigBusEvent | K8sBusEvent | RuntimeBusEvent;
+export type NodeletEventType = NodeletEvent['type'];
+
+/** An event before the bus stamps seq and time. */
+export type NodeletEventInput = NodeletEvent extends infer E
+  ? E extends NodeletEvent
+    ? Omit<E, 'seq' | 'time'> & { time?: string }
+    : never
+  : never;
+
+export interface EventFilter {
+  namespace?: string;
+  pod?: string;
+  types?: NodeletEventType[];
+  /** Only events with seq greater than this. */
+  afterSeq?: number;
+}
+
+export interface EventBus {
+  publish(e: NodeletEventInput): NodeletEvent;
+  /** Returns an unsubscribe function. Listeners must not throw; a throwing listener is removed. */
+  subscribe(listener: (e: NodeletEvent) => void): () => void;
+  /** Most recent events, oldest first, at most `limit` (default 200) after filtering. */
+  recent(filter?: EventFilter, limit?: number): NodeletEvent[];
+}
+
+export function eventMatches(e: NodeletEvent, f: EventFilter | undefined): boolean {
+  if (!f) return true;
+  if (f.afterSeq !== undefined && e.seq <= f.afterSeq) return false;
+  if (f.types && f.types.length > 0 && !f.types.includes(e.type)) return false;
+  const ref = eventPodRef(e);
+  if (f.namespace && ref?.namespace !== f.namespace) return false;
+  if (f.pod && ref?.name !== f.pod) return false;
+  return true;
+}
+
+export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: string } | undefined {
+  switch (e.type) {
+    case 'pleg':
+    case 'podStatus':
+    case 'podConfig':
+      return e.pod;
+    case 'k8sEvent':
+      return e.involvedObject.kind === 'Pod' ? e.involvedObject : undefined;
+    case 'runtime':
+      return undefined;
+  }
+}

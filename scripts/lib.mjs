@@ -1,0 +1,55 @@
+// Shared helpers for the repo's top-level scripts (npm start, npm test). Plain ESM, no dependencies, so they
+// run before `npm install` has happened.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function log(msg) {
+  process.stdout.write(`[nodelet] ${msg}\n`);
+}
+
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: repoRoot, ...opts });
+  if (r.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} failed with ${r.status ?? r.signal}`);
+  }
+}
+
+/** Installs npm dependencies when node_modules is missing or older than package-lock.json. */
+export function ensureDependencies() {
+  const lock = join(repoRoot, 'package-lock.json');
+  const marker = join(repoRoot, 'node_modules', '.package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  log('installing npm dependencies (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+function hashTree(dir, h, skip) {
+  for (const name of readdirSync(dir).sort()) {
+    if (skip.has(name)) continue;
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) hashTree(p, h, skip);
+    else h.update(`${p}:${st.size}:${st.mtimeMs}\n`);
+  }
+}
+
+/** Builds the Next.js console when its sources (or the agent's router types) changed since the last build. */
+export function ensureWebBuilt() {
+  const web = join(repoRoot, 'apps/web');
+  const h = createHash('sha256');
+  hashTree(web, h, new Set(['node_modules', '.next', 'test-results']));
+  hashTree(join(repoRoot, 'apps/agent/src/trpc'), h, new Set());
+  h.update(readFileSync(join(repoRoot, 'package-lock.json')));
+  const digest = h.digest('hex');
+  const stamp = join(web, '.next', 'nodelet-build-hash');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
+  log('building the console (next build)…');
+  run('npm', ['run', 'build', '-w', '@nodelet/web'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, digest);
+}

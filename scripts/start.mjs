@@ -1,0 +1,116 @@
+// `npm start`: installs what is missing, builds the console, starts the agent (embedded runtime, examples/ as
+// the static pod directory, state under .nodelet/) and the console on 4194, prints both URLs. Ctrl-C stops all
+// of it, including the embedded runtime and therefore every pod process it started.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ensureDependencies, ensureWebBuilt, log, repoRoot } from './lib.mjs';
+
+const stateDir = process.env.NODELET_STATE_DIR ?? join(repoRoot, '.nodelet');
+const manifests = process.env.NODELET_MANIFESTS ?? join(repoRoot, 'examples');
+const ports = {
+  kubelet: process.env.NODELET_PORT ?? '10250',
+  readOnly: process.env.NODELET_READ_ONLY_PORT ?? '10255',
+  healthz: process.env.NODELET_HEALTHZ_PORT ?? '10248',
+  console: process.env.NODELET_CONSOLE_PORT ?? '4194',
+};
+
+ensureDependencies();
+ensureWebBuilt();
+
+log(`state directory: ${stateDir}`);
+log(`static pod manifests: ${manifests}`);
+const children = [];
+const agent = spawn(
+  process.execPath,
+  [
+    '--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts'),
+    '--root-dir', stateDir,
+    '--pod-manifest-path', manifests,
+    '--node-name', process.env.NODELET_NODE_NAME ?? hostname().toLowerCase(),
+    '--port', ports.kubelet,
+    '--read-only-port', ports.readOnly,
+    '--healthz-port', ports.healthz,
+  ],
+  { cwd: repoRoot, stdio: 'inherit' },
+);
+children.push(agent);
+
+async function waitFor(pred, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (pred()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+const pki = join(stateDir, 'pki');
+if (!(await waitFor(() => existsSync(join(pki, 'console.key')), 60_000))) {
+  log('the agent did not create its certificates within 60 s; see its log above');
+}
+const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')], {
+  cwd: join(repoRoot, 'apps/web'),
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PORT: ports.console,
+    NEXT_TELEMETRY_DISABLED: '1',
+    NODELET_AGENT_URL: `https://127.0.0.1:${ports.kubelet}`,
+    NODELET_PKI_DIR: pki,
+  },
+});
+children.push(web);
+
+log('');
+log(`console:        http://127.0.0.1:${ports.console}/`);
+log(`kubelet API:    https://127.0.0.1:${ports.kubelet}/pods (client certificate: ${pki}/console.crt)`);
+log(`read-only API:  http://127.0.0.1:${ports.readOnly}/pods`);
+log(`healthz:        http://127.0.0.1:${ports.healthz}/healthz`);
+log(`live tail:      npm run -s tail`);
+log('Ctrl-C stops everything.');
+
+let stopping = false;
+async function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  log('stopping console and agent…');
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  await waitFor(() => children.every((c) => c.exitCode !== null || c.signalCode !== null), 15_000);
+  const pidFile = join(stateDir, 'runtime', 'runtime.pid');
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    if (pid > 0 && alive(pid)) {
+      log(`stopping the embedded runtime (pid ${pid}) and its pods…`);
+      process.kill(pid, 'SIGTERM');
+      if (!(await waitFor(() => !alive(pid), 20_000))) process.kill(pid, 'SIGKILL');
+    }
+  }
+  log('stopped.');
+  process.exit(code);
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+agent.on('exit', (code) => {
+  if (!stopping) {
+    log(`the agent exited (${code}); stopping`);
+    void stopAll(code ?? 1);
+  }
+});
+web.on('exit', (code) => {
+  if (!stopping) {
+    log(`the console exited (${code}); stopping`);
+    void stopAll(code ?? 1);
+  }
+});

@@ -1,0 +1,95 @@
+// `npm test`: installs what is missing, runs every unit and integration test (node's test runner), then the
+// browser e2e suite (Playwright driving Debian's chromium), and prints one closing line
+// "tests: N passed, N failed". Options: --unit (node tests only), --e2e (browser tests only).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ensureDependencies, ensureWebBuilt, log, repoRoot, run } from './lib.mjs';
+
+const args = new Set(process.argv.slice(2));
+const only = args.has('--unit') ? 'unit' : args.has('--e2e') ? 'e2e' : 'all';
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+ensureDependencies();
+
+function findTests(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === '.next' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) findTests(p, out);
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+function runNodeTests() {
+  const files = ['packages', 'apps', 'bench', 'scripts'].flatMap((d) => findTests(join(repoRoot, d))).sort();
+  log(`running ${files.length} test files with node's test runner`);
+  const tap = join(repoRoot, 'test-results', 'node-tests.tap');
+  rmSync(tap, { force: true });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import', 'tsx', '--test', '--test-timeout=180000', '--test-concurrency=2',
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+      ...files.map((f) => relative(repoRoot, f)),
+    ],
+    { stdio: 'inherit', cwd: repoRoot },
+  );
+  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const count = (k) => Number(new RegExp(`^# ${k} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  const passed = count('pass');
+  const failed = count('fail') + count('cancelled');
+  totals.passed += passed;
+  totals.failed += failed + (r.status !== 0 && failed === 0 ? 1 : 0);
+  totals.skipped += count('skip') + count('todo');
+  log(`node tests: ${passed} passed, ${failed} failed (exit ${r.status})`);
+}
+
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return true;
+  if (process.getuid?.() === 0) {
+    log('installing Debian chromium for the e2e tests…');
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    return existsSync('/usr/bin/chromium');
+  }
+  log('e2e needs /usr/bin/chromium: run `sudo apt-get install chromium` (Debian package)');
+  return false;
+}
+
+function runE2e() {
+  if (!ensureChromium()) {
+    totals.failed += 1;
+    return;
+  }
+  ensureWebBuilt();
+  const report = join(repoRoot, 'test-results', 'e2e.json');
+  rmSync(report, { force: true });
+  const r = spawnSync('npx', ['playwright', 'test'], {
+    stdio: 'inherit',
+    cwd: repoRoot,
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (existsSync(report)) {
+    const s = JSON.parse(readFileSync(report, 'utf8')).stats ?? {};
+    passed = (s.expected ?? 0) + (s.flaky ?? 0);
+    failed = s.unexpected ?? 0;
+    skipped = s.skipped ?? 0;
+  }
+  if (r.status !== 0 && failed === 0) failed = 1;
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  log(`e2e tests: ${passed} passed, ${failed} failed`);
+}
+
+if (only !== 'e2e') runNodeTests();
+if (only !== 'unit') runE2e();
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
