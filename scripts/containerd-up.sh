@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Starts a private containerd (CRI plugin, runc, a CNI bridge) for tests and benches, with locally built pause
+# and busybox images imported and a loopback registry holding busybox. Needs root and Debian's containerd,
+# runc, containernetworking-plugins, busybox-static, catatonit, umoci, skopeo and docker-registry.
+# Usage: scripts/containerd-up.sh STATE_DIR   → prints KEY=VALUE lines (ENDPOINT, REGISTRY, PIDS) and writes
+# them to STATE_DIR/env. Stop with scripts/containerd-down.sh STATE_DIR.
+set -euo pipefail
+STATE=${1:?usage: containerd-up.sh STATE_DIR}
+mkdir -p "$STATE"
+STATE=$(cd "$STATE" && pwd)
+missing=()
+for bin in containerd runc ctr umoci skopeo docker-registry catatonit busybox; do
+  command -v "$bin" >/dev/null 2>&1 || missing+=("$bin")
+done
+[ -x /usr/lib/cni/bridge ] || missing+=("cni-bridge")
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "containerd-up: missing ${missing[*]}: apt-get install containerd runc containernetworking-plugins busybox-static catatonit umoci skopeo docker-registry" >&2
+  exit 3
+fi
+if [ "$(id -u)" != 0 ]; then
+  echo "containerd-up: containerd needs root here (run the containerd suite as root)" >&2
+  exit 3
+fi
+
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+REG_PORT=$(free_port)
+REGISTRY="127.0.0.1:$REG_PORT"
+SOCK="$STATE/containerd.sock"
+
+# --- images (built from Debian binaries; no download) ---
+build_image() { # name
+  local name=$1 layout="$STATE/images/oci"
+  mkdir -p "$STATE/images"
+  [ -d "$layout" ] || umoci init --layout "$layout"
+  umoci new --image "$layout:$name"
+  umoci unpack --rootless --image "$layout:$name" "$STATE/images/$name-bundle" >/dev/null
+  local rootfs="$STATE/images/$name-bundle/rootfs"
+  mkdir -p "$rootfs/bin" "$rootfs/etc" "$rootfs/proc" "$rootfs/sys" "$rootfs/dev" "$rootfs/tmp" "$rootfs/root"
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' > "$rootfs/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' > "$rootfs/etc/group"
+}
+rm -rf "$STATE/images"
+build_image busybox
+cp /bin/busybox "$STATE/images/busybox-bundle/rootfs/bin/busybox"
+for app in $(/bin/busybox --list); do
+  [ "$app" = busybox ] || ln -sf busybox "$STATE/images/busybox-bundle/rootfs/bin/$app"
+done
+umoci repack --image "$STATE/images/oci:busybox" "$STATE/images/busybox-bundle" >/dev/null
+umoci config --image "$STATE/images/oci:busybox" --config.cmd sh --config.env PATH=/bin --architecture amd64 --os linux >/dev/null
+build_image pause
+cp /usr/bin/catatonit "$STATE/images/pause-bundle/rootfs/catatonit"
+umoci repack --image "$STATE/images/oci:pause" "$STATE/images/pause-bundle" >/dev/null
+umoci config --image "$STATE/images/oci:pause" --config.entrypoint /catatonit --config.entrypoint -P --architecture amd64 --os linux >/dev/null
+rm -rf "$STATE/images/busybox-bundle" "$STATE/images/pause-bundle"
+skopeo copy -q "oci:$STATE/images/oci:busybox" "docker-archive:$STATE/images/busybox.tar:localhost/busybox:latest"
+skopeo copy -q "oci:$STATE/images/oci:pause" "docker-archive:$STATE/images/pause.tar:localhost/pause:latest"
+
+# --- loopback registry ---
+mkdir -p "$STATE/registry"
+cat > "$STATE/registry/config.yml" <<YAML
+version: 0.1
+log: { level: warn }
+storage:
+  filesystem: { rootdirectory: $STATE/registry/data }
+  delete: { enabled: true }
+http: { addr: $REGISTRY }
+YAML
+docker-registry serve "$STATE/registry/config.yml" >"$STATE/registry/log" 2>&1 &
+echo $! > "$STATE/registry.pid"
+for _ in $(seq 50); do curl -sf "http://$REGISTRY/v2/" >/dev/null && break; sleep 0.1; done
+skopeo copy -q --dest-tls-verify=false "oci:$STATE/images/oci:busybox" "docker://$REGISTRY/busybox:latest"
+
+# --- containerd ---
+mkdir -p "$STATE/cni" "$STATE/certs.d/$REGISTRY" "$STATE/root" "$STATE/state"
+cat > "$STATE/cni/10-nodelet-bridge.conflist" <<JSON
+{ "cniVersion": "0.4.0", "name": "nodelet-test", "plugins": [
+  { "type": "bridge", "bridge": "nodelet0", "isGateway": true, "ipMasq": false, "hairpinMode": true,
+    "ipam": { "type": "host-local", "ranges": [[{ "subnet": "10.88.0.0/16" }]], "routes": [{ "dst": "0.0.0.0/0" }] } },
+  { "type": "portmap", "capabilities": { "portMappings": true } } ] }
+JSON
+cat > "$STATE/certs.d/$REGISTRY/hosts.toml" <<TOML
+server = "http://$REGISTRY"
+[host."http://$REGISTRY"]
+  capabilities = ["pull", "resolve", "push"]
+  skip_verify = true
+TOML
+cat > "$STATE/config.toml" <<TOML
+version = 2
+root = "$STATE/root"
+state = "$STATE/state"
+[grpc]
+  address = "$SOCK"
+[ttrpc]
+  address = "$SOCK.ttrpc"
+[debug]
+  address = "$SOCK.debug"
+[plugins."io.containerd.grpc.v1.cri"]
+  restrict_oom_score_adj = true
+  disable_apparmor = true
+  sandbox_image = "localhost/pause:latest"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        BinaryName = "/usr/sbin/runc"
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$STATE/cni"
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "$STATE/certs.d"
+TOML
+containerd --config "$STATE/config.toml" >"$STATE/containerd.log" 2>&1 &
+echo $! > "$STATE/containerd.pid"
+for _ in $(seq 100); do [ -S "$SOCK" ] && ctr --address "$SOCK" version >/dev/null 2>&1 && break; sleep 0.1; done
+ctr --address "$SOCK" -n k8s.io images import --no-unpack=false "$STATE/images/busybox.tar" >/dev/null
+ctr --address "$SOCK" -n k8s.io images import "$STATE/images/pause.tar" >/dev/null
+{
+  echo "ENDPOINT=unix://$SOCK"
+  echo "REGISTRY=$REGISTRY"
+  echo "CONTAINERD_PID=$(cat "$STATE/containerd.pid")"
+  echo "REGISTRY_PID=$(cat "$STATE/registry.pid")"
+} | tee "$STATE/env"
