@@ -14,7 +14,7 @@ type Entry = { name: string; type?: tarStream.Header['type']; body?: string; lin
 async function writeLayer(file: string, entries: Entry[], gzip = false): Promise<void> {
   const pack = tarStream.pack();
   const chunks: Buffer[] = [];
-  pack.on('data', (c: Buffer) => chunks.push(c));
+  pack.on('data', (c) => chunks.push(c as Buffer));
   const ended = new Promise<void>((r) => pack.on('end', () => r()));
   for (const e of entries) {
     const type = e.type ?? (e.name.endsWith('/') ? 'directory' : 'file');

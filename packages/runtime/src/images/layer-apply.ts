@@ -4,13 +4,13 @@
  * Never writes through a symlink (a layer cannot escape the rootfs). Ownership is kept when running as root;
  * device nodes and fifos are created with mknod/mkfifo as root and skipped otherwise.
  */
-import { createReadStream } from 'node:fs';
+import * as fs from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import * as path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import * as tarStream from 'tar-stream';
 import type { Header } from 'tar-stream';
@@ -35,25 +35,23 @@ class LayerError extends Error {}
 export async function applyLayer(rootfs: string, layerFile: string, opts: ApplyOptions = {}): Promise<ApplyResult> {
   const asRoot = opts.asRoot ?? process.getuid?.() === 0;
   const state = new ApplyState(rootfs, asRoot);
+  let source: Readable | undefined;
   try {
-    const source = await openLayer(layerFile, opts.onBytes);
+    source = await openLayer(layerFile, opts.onBytes);
     const extract = tarStream.extract();
-    const done = new Promise<void>((resolve, reject) => {
-      extract.on('entry', (header: Header, stream: Readable, next: (err?: Error | null) => void) => {
-        if (opts.signal?.aborted) return next(new LayerError('aborted'));
-        state.entry(header, stream).then(() => next(), (err: unknown) => next(err as Error));
-      });
-      extract.on('finish', () => resolve());
-      extract.on('error', reject);
-    });
     source.on('error', (err) => extract.destroy(err));
     source.pipe(extract as unknown as NodeJS.WritableStream);
-    await done;
+    for await (const entry of extract) {
+      if (opts.signal?.aborted) throw new LayerError('aborted');
+      await state.entry(entry.header, entry as unknown as Readable);
+    }
     await state.finish();
     return { ok: true, skipped: state.skipped };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     return { ok: false, message: `failed to apply layer ${path.basename(layerFile)}: ${msg}` };
+  } finally {
+    source?.destroy();
   }
 }
 
@@ -134,8 +132,8 @@ class ApplyState {
     for (const c of rel.split('/')) {
       acc = acc === '' ? c : `${acc}/${c}`;
       if (this.safeDirs.has(acc)) continue;
-      const st = await lstatOrNull(this.abs(acc));
-      if (st === null) await fsp.mkdir(this.abs(acc), { mode: 0o755 });
+      const st = lstatOrNull(this.abs(acc));
+      if (st === null) fs.mkdirSync(this.abs(acc), { mode: 0o755 });
       else if (st.isSymbolicLink()) throw new LayerError(`refusing to write through symlink /${acc}`);
       else if (!st.isDirectory()) throw new LayerError(`/${acc} is not a directory`);
       this.safeDirs.add(acc);
@@ -158,14 +156,14 @@ class ApplyState {
     let acc = '';
     for (const c of rel.split('/')) {
       acc = acc === '' ? c : `${acc}/${c}`;
-      const st = await fsp.lstat(this.abs(acc));
+      const st = fs.lstatSync(this.abs(acc));
       if (!st.isDirectory()) throw new LayerError('not a dir');
     }
   }
 
   private async opaque(dir: string): Promise<void> {
     await this.ensureDir(dir);
-    for (const child of await fsp.readdir(this.abs(dir))) {
+    for (const child of fs.readdirSync(this.abs(dir))) {
       const rel = dir === '' ? child : `${dir}/${child}`;
       if (this.fromThisLayer(rel)) continue;
       await this.removePath(rel);
@@ -185,19 +183,19 @@ class ApplyState {
   }
 
   private async removePath(rel: string): Promise<void> {
-    const st = await lstatOrNull(this.abs(rel));
+    const st = lstatOrNull(this.abs(rel));
     if (st === null) return;
     if (st.isDirectory()) {
       const prefix = rel + '/';
       for (const d of this.safeDirs) if (d === rel || d.startsWith(prefix)) this.safeDirs.delete(d);
     }
-    await fsp.rm(this.abs(rel), { recursive: true, force: true });
+    fs.rmSync(this.abs(rel), { recursive: true, force: true });
   }
 
   private async directory(rel: string, h: Header): Promise<void> {
-    const st = await lstatOrNull(this.abs(rel));
+    const st = lstatOrNull(this.abs(rel));
     if (st !== null && !st.isDirectory()) await this.removePath(rel);
-    if (st === null || !st.isDirectory()) await fsp.mkdir(this.abs(rel), { mode: 0o755 });
+    if (st === null || !st.isDirectory()) fs.mkdirSync(this.abs(rel), { mode: 0o755 });
     this.safeDirs.add(rel);
     this.dirs.push({ rel, header: h });
   }
@@ -205,28 +203,33 @@ class ApplyState {
   private async file(rel: string, h: Header, stream: Readable): Promise<void> {
     await this.removePath(rel);
     const target = this.abs(rel);
-    const fh = await fsp.open(target, 'wx', 0o600);
-    try {
-      await pipeline(stream, fh.createWriteStream({ autoClose: false }));
-    } finally {
-      await fh.close();
-    }
+    await new Promise<void>((resolve, reject) => {
+      const ws = createWriteStream(target, { flags: 'wx', mode: 0o600 });
+      ws.on('close', resolve);
+      ws.on('error', reject);
+      stream.on('error', reject);
+      stream.pipe(ws);
+    });
     await this.meta(target, h, false);
   }
 
   private async symlink(rel: string, h: Header): Promise<void> {
     await this.removePath(rel);
-    await fsp.symlink(h.linkname, this.abs(rel));
-    if (this.asRoot) await fsp.lchown(this.abs(rel), h.uid, h.gid);
-    await fsp.lutimes(this.abs(rel), h.mtime, h.mtime).catch(() => {});
+    fs.symlinkSync(h.linkname, this.abs(rel));
+    if (this.asRoot) fs.lchownSync(this.abs(rel), h.uid, h.gid);
+    try {
+      fs.lutimesSync(this.abs(rel), h.mtime, h.mtime);
+    } catch {
+      // lutimes is best effort
+    }
   }
 
   private async hardlink(rel: string, h: Header): Promise<void> {
     const src = cleanName(h.linkname);
-    const st = src === '' || !(await this.parentsAreDirs(src)) ? null : await lstatOrNull(this.abs(src));
+    const st = src === '' || !(await this.parentsAreDirs(src)) ? null : lstatOrNull(this.abs(src));
     if (st === null || st.isDirectory()) throw new LayerError(`hard link target /${src} missing for /${rel}`);
     await this.removePath(rel);
-    await fsp.link(this.abs(src), this.abs(rel));
+    fs.linkSync(this.abs(src), this.abs(rel));
   }
 
   private async special(rel: string, h: Header): Promise<void> {
@@ -246,17 +249,17 @@ class ApplyState {
   }
 
   private async meta(target: string, h: Header, isDir: boolean): Promise<void> {
-    if (this.asRoot) await fsp.chown(target, h.uid, h.gid);
+    if (this.asRoot) fs.chownSync(target, h.uid, h.gid);
     // chmod after chown: chown clears setuid/setgid bits.
-    await fsp.chmod(target, (h.mode ?? (isDir ? 0o755 : 0o644)) & 0o7777);
-    await fsp.utimes(target, h.mtime, h.mtime);
+    fs.chmodSync(target, (h.mode ?? (isDir ? 0o755 : 0o644)) & 0o7777);
+    fs.utimesSync(target, h.mtime, h.mtime);
   }
 
   /** Directory modes and times last, deepest first, so read-only dirs do not block their children. */
   async finish(): Promise<void> {
     const dirs = [...this.dirs].sort((a, b) => b.rel.length - a.rel.length);
     for (const { rel, header } of dirs) {
-      const st = await lstatOrNull(this.abs(rel));
+      const st = lstatOrNull(this.abs(rel));
       if (st !== null && st.isDirectory()) await this.meta(this.abs(rel), header, true);
     }
   }
@@ -272,11 +275,6 @@ async function drain(stream: Readable, work: () => Promise<void>): Promise<void>
   await ended;
 }
 
-async function lstatOrNull(p: string) {
-  try {
-    return await fsp.lstat(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+function lstatOrNull(p: string): fs.Stats | null {
+  return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
 }

@@ -93,6 +93,8 @@ export interface ImageStoreDeps {
   logger: ImageLogger;
   /** Injected fetch (defaults to globalThis.fetch). */
   fetch?: typeof globalThis.fetch;
+  /** Wall clock in ms for last-used times (defaults to Date.now). */
+  now?: () => number;
 }
 
 export interface ImageStoreConfig {
@@ -108,8 +110,11 @@ export interface ImageStoreApi {
   /** By tag ("busybox" normalizes), by repo digest, by id ("sha256:..."), or by a unique id prefix. */
   status(ref: string): ImageRecord | undefined;
   pull(ref: string, opts?: PullOptions): Promise<PullResult>;
-  /** OCI layout directory, OCI archive tar, or docker-archive tar. */
-  importArchive(path: string): Promise<ImportResult>;
+  /**
+   * OCI layout directory, OCI archive tar, or docker-archive tar. Names come from the archive
+   * (RepoTags / io.containerd.image.name / org.opencontainers.image.ref.name); `opts.tag` adds one.
+   */
+  importArchive(path: string, opts?: { tag?: string }): Promise<ImportResult>;
   /** Removes the image under all its tags. false when absent or when it is the host image. */
   remove(ref: string): Promise<boolean>;
   /** Read-only rootfs directory; "/" for the host image; undefined if the id is unknown. */

@@ -1,0 +1,292 @@
+/**
+ * The embedded runtime's image store. Layout under rootDir:
+ *   blobs/sha256/<hex>   content-addressed manifests, configs, layers
+ *   rootfs/<hex>         unpacked, flattened rootfs per image id (read-only by convention)
+ *   index.json           images (tags, digests, config, layers, usage), written atomically
+ *   tmp/                 downloads and unpacks in progress (wiped at init)
+ */
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { readArchive, type ArchiveImage } from './archive-import.ts';
+import { BlobStore } from './blob-store.ts';
+import { HOST_IMAGE_CONFIG, HOST_IMAGE_ID, hostImageRecord } from './host-image.ts';
+import { parseConfig, toImageConfig, userOf } from './oci.ts';
+import { fetchImage } from './pull.ts';
+import { formatReference, looksLikeId, parseReference, repoName } from './reference.ts';
+import { loadIndex, saveIndex, type StoredImage } from './store-index.ts';
+import { HOST_IMAGE_REF } from './types.ts';
+import type { ImageConfig, ImageFailure, ImageFsInfo, ImageRecord, ImageStoreApi, ImageStoreConfig } from './types.ts';
+import type { ImageStoreDeps, ImportResult, PullOptions, PullResult } from './types.ts';
+import { unpackImage } from './unpack.ts';
+
+type CommitInput = ArchiveImage & { repoDigest?: string };
+
+export class ImageStore implements ImageStoreApi {
+  private readonly images = new Map<string, StoredImage>();
+  private readonly blobs: BlobStore;
+  private readonly pulls = new Map<string, Promise<PullResult>>();
+  private readonly unpacks = new Map<string, Promise<ImageFailure | undefined>>();
+  private saving: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+  private gcPending = false;
+  private readonly indexFile: string;
+  private readonly rootfsDir: string;
+  private readonly tmpDir: string;
+
+  constructor(private readonly deps: ImageStoreDeps, private readonly cfg: ImageStoreConfig = {}) {
+    this.indexFile = path.join(deps.rootDir, 'index.json');
+    this.rootfsDir = path.join(deps.rootDir, 'rootfs');
+    this.tmpDir = path.join(deps.rootDir, 'tmp');
+    this.blobs = new BlobStore(path.join(deps.rootDir, 'blobs'), this.tmpDir);
+  }
+
+  async init(): Promise<void> {
+    await fsp.rm(this.tmpDir, { recursive: true, force: true });
+    await fsp.mkdir(this.rootfsDir, { recursive: true });
+    await this.blobs.init();
+    this.images.clear();
+    for (const img of await this.loadIndexOrReset()) this.images.set(img.id, img);
+    const live = new Set([...this.images.keys()].map(hex));
+    for (const d of await fsp.readdir(this.rootfsDir)) {
+      if (!live.has(d)) await fsp.rm(path.join(this.rootfsDir, d), { recursive: true, force: true });
+    }
+    await this.collectBlobs();
+    this.deps.logger.info('image store ready', { rootDir: this.deps.rootDir, images: this.images.size });
+  }
+
+  /** An unreadable index is moved aside (the store starts empty) rather than keeping the runtime down. */
+  private async loadIndexOrReset(): Promise<StoredImage[]> {
+    try {
+      return await loadIndex(this.indexFile);
+    } catch (err) {
+      const aside = `${this.indexFile}.corrupt-${(this.deps.now ?? Date.now)()}`;
+      this.deps.logger.error('image index unreadable, starting empty', { file: this.indexFile, movedTo: aside, err: String(err) });
+      await fsp.rename(this.indexFile, aside);
+      return [];
+    }
+  }
+
+  list(): ImageRecord[] {
+    return [hostImageRecord(), ...[...this.images.values()].map(toRecord)];
+  }
+
+  status(ref: string): ImageRecord | undefined {
+    const id = this.resolveId(ref);
+    if (id === HOST_IMAGE_ID) return hostImageRecord();
+    const img = id !== undefined ? this.images.get(id) : undefined;
+    return img ? toRecord(img) : undefined;
+  }
+
+  /** Image id for a tag, repo digest, id or unique id prefix (≥ 6 hex). */
+  private resolveId(ref: string): string | undefined {
+    const r = ref.trim();
+    if (r === HOST_IMAGE_ID) return HOST_IMAGE_ID;
+    if (looksLikeId(r)) {
+      const id = r.startsWith('sha256:') ? r : `sha256:${r}`;
+      if (this.images.has(id)) return id;
+    }
+    const parsed = parseReference(r);
+    if (parsed.ok) {
+      const p = parsed.ref;
+      if (p.digest === undefined && `${repoName(p)}:${p.tag}` === HOST_IMAGE_REF) return HOST_IMAGE_ID;
+      const key = p.digest !== undefined ? `${repoName(p)}@${p.digest}` : `${repoName(p)}:${p.tag}`;
+      for (const img of this.images.values()) {
+        if ((p.digest !== undefined ? img.repoDigests : img.repoTags).includes(key)) return img.id;
+      }
+    }
+    const prefix = /^(?:sha256:)?([a-f0-9]{6,63})$/.exec(r)?.[1];
+    if (prefix !== undefined) {
+      const hits = [...this.images.keys()].filter((id) => hex(id).startsWith(prefix));
+      if (hits.length === 1) return hits[0];
+    }
+    return undefined;
+  }
+
+  pull(ref: string, opts: PullOptions = {}): Promise<PullResult> {
+    const parsed = parseReference(ref);
+    if (!parsed.ok) return Promise.resolve({ ok: false, reason: 'Invalid', message: parsed.message });
+    const key = formatReference(parsed.ref);
+    if (key === HOST_IMAGE_REF) return Promise.resolve({ ok: true, image: hostImageRecord() });
+    const running = this.pulls.get(key);
+    if (running) return running;
+    const p = this.writing(() => this.doPull(key, parsed.ref, opts)).finally(() => this.pulls.delete(key));
+    this.pulls.set(key, p);
+    return p;
+  }
+
+  private async doPull(key: string, ref: Parameters<typeof fetchImage>[1], opts: PullOptions): Promise<PullResult> {
+    const now = this.deps.now ?? Date.now;
+    const started = now();
+    const fetched = await fetchImage({ blobs: this.blobs, fetch: this.deps.fetch ?? globalThis.fetch, insecure: this.cfg.insecureRegistries ?? [] }, ref, opts);
+    if (!fetched.ok) {
+      this.deps.logger.warn('image pull failed', { ref: key, reason: fetched.reason, message: fetched.message });
+      return fetched;
+    }
+    const committed = await this.commit(fetched.image, opts);
+    if (!committed.ok) return committed;
+    opts.onProgress?.({ ref: key, phase: 'done', doneBytes: fetched.totalBytes, totalBytes: fetched.totalBytes });
+    this.deps.logger.info('image pulled', { ref: key, id: committed.image.id, ms: now() - started });
+    return committed;
+  }
+
+  /** Runs a pull/import; blob GC waits until none is in flight (they own blobs not yet in the index). */
+  private async writing<T>(op: () => Promise<T>): Promise<T> {
+    this.inFlight++;
+    try {
+      return await op();
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0 && this.gcPending) await this.collectBlobs();
+    }
+  }
+
+  importArchive(file: string, opts: { tag?: string } = {}): Promise<ImportResult> {
+    return this.writing(() => this.doImport(file, opts));
+  }
+
+  private async doImport(file: string, opts: { tag?: string }): Promise<ImportResult> {
+    let extra: string | undefined;
+    if (opts.tag !== undefined) {
+      const t = parseReference(opts.tag);
+      if (!t.ok || t.ref.tag === undefined) return { ok: false, reason: 'Invalid', message: `bad tag "${opts.tag}"` };
+      extra = `${repoName(t.ref)}:${t.ref.tag}`;
+    }
+    const read = await readArchive(file, this.blobs, this.tmpDir);
+    if (!read.ok) return read;
+    if (extra !== undefined && read.images.length !== 1) {
+      return { ok: false, reason: 'Invalid', message: `--tag needs exactly one image, archive has ${read.images.length}` };
+    }
+    const images: ImageRecord[] = [];
+    for (const img of read.images) {
+      const names = extra !== undefined ? [...img.names, extra] : img.names;
+      const r = await this.commit({ ...img, names: [...new Set(names)] });
+      if (!r.ok) return r;
+      images.push(r.image);
+    }
+    this.deps.logger.info('images imported', { file, ids: images.map((i) => i.id) });
+    return { ok: true, images };
+  }
+
+  /** Records an image (unpacking it if new), moving its tags away from other images. */
+  private async commit(input: CommitInput, opts: PullOptions = {}): Promise<{ ok: true; image: ImageRecord } | ImageFailure> {
+    const id = input.configDigest;
+    const names = input.names.filter((n) => n !== HOST_IMAGE_REF); // the reserved name is never shadowed
+    if (!this.images.has(id)) {
+      let pending = this.unpacks.get(id);
+      if (!pending) {
+        pending = this.unpackNew(input, opts).finally(() => this.unpacks.delete(id));
+        this.unpacks.set(id, pending);
+      }
+      const failure = await pending;
+      if (failure) return failure;
+    }
+    const img = this.images.get(id);
+    if (!img) return { ok: false, reason: 'Invalid', message: `image ${id} vanished during commit` };
+    const orphans: StoredImage[] = [];
+    for (const other of this.images.values()) {
+      if (other.id === id) continue;
+      other.repoTags = other.repoTags.filter((t) => !names.includes(t));
+      if (other.repoTags.length === 0 && other.repoDigests.length === 0) orphans.push(other);
+    }
+    img.repoTags = [...new Set([...img.repoTags, ...names])];
+    if (input.repoDigest !== undefined) img.repoDigests = [...new Set([...img.repoDigests, input.repoDigest])];
+    for (const o of orphans) this.images.delete(o.id);
+    await this.persist();
+    for (const o of orphans) await this.dispose(o);
+    return { ok: true, image: toRecord(img) };
+  }
+
+  private async unpackNew(input: CommitInput, opts: PullOptions): Promise<ImageFailure | undefined> {
+    const id = input.configDigest;
+    const raw = parseConfig(await this.blobs.read(id));
+    if ('error' in raw) return { ok: false, reason: 'Invalid', message: `image ${id}: ${raw.error}` };
+    const layers = [];
+    for (const d of input.layers) layers.push({ digest: d, file: this.blobs.path(d), size: await this.blobs.size(d) });
+    const total = layers.reduce((s, l) => s + l.size, 0);
+    const ref = input.names[0] ?? id;
+    const onLayer = (layer: string, done: number) => opts.onProgress?.({ ref, phase: 'unpacking', layer, doneBytes: done, totalBytes: total });
+    const r = await unpackImage(path.join(this.rootfsDir, hex(id)), this.tmpDir, layers, onLayer, opts.signal);
+    if (!r.ok) return r;
+    const stored: StoredImage = { id, repoTags: [], repoDigests: [], size: total, config: toImageConfig(raw), layers: input.layers, usage: r.usage };
+    if (input.manifestDigest !== undefined) stored.manifest = input.manifestDigest;
+    this.images.set(id, stored);
+    return undefined;
+  }
+
+  async remove(ref: string): Promise<boolean> {
+    const id = this.resolveId(ref);
+    if (id === undefined || id === HOST_IMAGE_ID) return false;
+    const img = this.images.get(id);
+    if (!img) return false;
+    this.images.delete(id);
+    await this.persist();
+    await this.dispose(img);
+    this.deps.logger.info('image removed', { ref, id });
+    return true;
+  }
+
+  /** Deletes an image's rootfs and the blobs no remaining image references. */
+  private async dispose(img: StoredImage): Promise<void> {
+    await fsp.rm(path.join(this.rootfsDir, hex(img.id)), { recursive: true, force: true });
+    await this.collectBlobs();
+  }
+
+  private async collectBlobs(): Promise<void> {
+    const used = new Set<string>();
+    for (const i of this.images.values()) {
+      used.add(i.id);
+      if (i.manifest !== undefined) used.add(i.manifest);
+      for (const l of i.layers) used.add(l);
+    }
+    if (this.inFlight > 0) {
+      this.gcPending = true;
+      return;
+    }
+    this.gcPending = false;
+    for (const d of await this.blobs.list()) if (!used.has(d)) await this.blobs.remove(d);
+  }
+
+  rootfsOf(imageId: string): string | undefined {
+    const id = this.resolveId(imageId);
+    if (id === HOST_IMAGE_ID) return '/';
+    return id !== undefined && this.images.has(id) ? path.join(this.rootfsDir, hex(id)) : undefined;
+  }
+
+  config(imageId: string): ImageConfig | undefined {
+    const id = this.resolveId(imageId);
+    if (id === HOST_IMAGE_ID) return structuredClone(HOST_IMAGE_CONFIG);
+    const img = id !== undefined ? this.images.get(id) : undefined;
+    return img ? structuredClone(img.config) : undefined;
+  }
+
+  fsInfo(): ImageFsInfo {
+    const b = this.blobs.usage();
+    let bytes = b.bytes;
+    let inodes = b.count;
+    for (const i of this.images.values()) {
+      bytes += i.usage.bytes;
+      inodes += i.usage.inodes;
+    }
+    return { mountpoint: this.deps.rootDir, usedBytes: bytes, inodesUsed: inodes };
+  }
+
+  touch(imageId: string): void {
+    const id = this.resolveId(imageId);
+    const img = id !== undefined ? this.images.get(id) : undefined;
+    if (img) img.lastUsed = (this.deps.now ?? Date.now)();
+  }
+
+  private persist(): Promise<void> {
+    const snapshot = [...this.images.values()].map((i) => structuredClone(i));
+    this.saving = this.saving.catch(() => {}).then(() => saveIndex(this.indexFile, snapshot));
+    return this.saving;
+  }
+}
+
+function hex(id: string): string {
+  return id.replace(/^sha256:/, '');
+}
+
+function toRecord(img: StoredImage): ImageRecord {
+  return { id: img.id, repoTags: [...img.repoTags], repoDigests: [...img.repoDigests], size: img.size, ...userOf(img.config.user), pinned: false };
+}
