@@ -33,7 +33,8 @@ export interface StatusManager {
   setContainerStartup(podUid: string, containerName: string, started: boolean): void;
   /**
    * The pod is terminated: every container not already terminated is marked terminated (exit 137,
-   * reason ContainerStatusUnknown) and the pod phase set Failed unless Succeeded/Failed already.
+   * reason ContainerStatusUnknown) and the pod phase set Failed unless Succeeded/Failed already (static pods
+   * keep their phase, as upstream). The version is marked `terminated`.
    */
   terminatePod(pod: V1Pod): void;
   /** Drops cached statuses of pods whose UID is not in `keep`. */

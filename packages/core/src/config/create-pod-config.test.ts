@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeClock } from '../util/clock.ts';
+import { RecordingLogger } from '../util/logger.ts';
+import { InMemoryEventBus } from '../events/bus.ts';
+import { KubeletEventRecorder } from '../events/recorder.ts';
+import { createPodConfig } from './create-pod-config.ts';
+import type { PodUpdate } from './types.ts';
+
+test('file source wired to PodConfig; broken manifest → Warning event + log line naming the file', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'nodelet-manifests-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'good.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: { name: good }\nspec: { containers: [{ name: c, image: x }] }\n');
+  await writeFile(join(dir, 'bad.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: { name: bad }\nspec: { restartPolicy: Sometimes, containers: [{ name: c, image: x }] }\n');
+  const clock = new FakeClock();
+  const bus = new InMemoryEventBus({ clock });
+  const recorder = new KubeletEventRecorder({ bus, clock });
+  const log = new RecordingLogger();
+  const setup = createPodConfig({ clock, bus, recorder, logger: log.logger }, { nodeName: 'n1', staticPodPath: dir });
+  const updates: PodUpdate[] = [];
+  setup.podConfig.subscribe((u) => updates.push(u));
+  await setup.start();
+  t.after(() => setup.stop());
+  assert.equal(setup.podConfig.sourcesReady(), true);
+  assert.deepEqual(updates.map((u) => [u.op, u.pods.map((p) => p.metadata?.name)]), [['ADD', ['good-n1']]]);
+  const warn = bus.recent({ types: ['k8sEvent'] });
+  assert.equal(warn.length, 1);
+  const e = warn[0];
+  assert.ok(e?.type === 'k8sEvent');
+  assert.equal(e.eventType, 'Warning');
+  assert.equal(e.reason, 'FailedValidation');
+  assert.equal(e.involvedObject.kind, 'Node');
+  assert.ok(e.message.includes(join(dir, 'bad.yaml')), e.message);
+  assert.ok(e.message.includes('spec.restartPolicy: Unsupported value: "Sometimes"'), e.message);
+  const line = log.records.find((r) => r.msg === 'pod source error');
+  assert.equal(line?.path, join(dir, 'bad.yaml'));
+  assert.equal(line?.component, 'config');
+  assert.equal(bus.recent({ types: ['podConfig'] }).length, 1);
+});
+
+test('no sources configured: nothing to start, sourcesReady trivially true', async () => {
+  const setup = createPodConfig({ clock: new FakeClock() }, { nodeName: 'n1' });
+  await setup.start();
+  assert.equal(setup.sources.length, 0);
+  assert.equal(setup.podConfig.sourcesReady(), true);
+  await setup.stop();
+});

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodePodOrList, decodeSinglePod } from './decode.ts';
+import { defaultPullPolicy } from './defaults.ts';
+
+const SRC = { kind: 'file' as const, id: '/etc/kubernetes/manifests/web.yaml', nodeName: 'Node1' };
+const WEB = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  labels: { app: web }
+spec:
+  containers:
+  - name: app
+    image: nodelet.local/host:latest
+    ports: [{ containerPort: 8080 }]
+    readinessProbe: { httpGet: { port: 8080 } }
+    resources: { limits: { cpu: 100m } }
+`;
+
+test('static pod defaults', () => {
+  const r = decodeSinglePod(WEB, SRC);
+  assert.ok(r.ok, !r.ok ? r.message : '');
+  const p = r.pods[0]!;
+  assert.equal(p.metadata?.name, 'web-node1');
+  assert.equal(p.metadata?.namespace, 'default');
+  assert.match(p.metadata?.uid ?? '', /^[0-9a-f]{32}$/);
+  assert.equal(p.metadata?.annotations?.['kubernetes.io/config.hash'], p.metadata?.uid);
+  assert.equal(p.metadata?.annotations?.['kubernetes.io/config.source'], 'file');
+  assert.equal(p.spec?.nodeName, 'Node1');
+  assert.deepEqual(p.spec?.tolerations, [{ operator: 'Exists', effect: 'NoExecute' }]);
+  assert.equal(p.spec?.restartPolicy, 'Always');
+  assert.equal(p.spec?.terminationGracePeriodSeconds, 30);
+  assert.equal(p.spec?.dnsPolicy, 'ClusterFirst');
+  assert.equal(p.status?.phase, 'Pending');
+  const c = p.spec!.containers[0]!;
+  assert.equal(c.imagePullPolicy, 'Always');
+  assert.equal(c.terminationMessagePath, '/dev/termination-log');
+  assert.equal(c.terminationMessagePolicy, 'File');
+  assert.equal(c.ports?.[0]?.protocol, 'TCP');
+  assert.deepEqual(c.readinessProbe, {
+    httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+    timeoutSeconds: 1,
+    periodSeconds: 10,
+    successThreshold: 1,
+    failureThreshold: 3,
+  });
+  assert.deepEqual(c.resources?.requests, { cpu: '100m' }, 'requests default to limits');
+});
+
+test('UID is stable for the same content, file and node; differs otherwise', () => {
+  const uid = (text: string, src = SRC) => {
+    const r = decodeSinglePod(text, src);
+    assert.ok(r.ok);
+    return r.pods[0]!.metadata!.uid;
+  };
+  assert.equal(uid(WEB), uid(WEB));
+  assert.notEqual(uid(WEB), uid(WEB.replace('8080 }]', '8081 }]')));
+  assert.notEqual(uid(WEB), uid(WEB, { ...SRC, id: '/other.yaml' }));
+  assert.notEqual(uid(WEB), uid(WEB, { ...SRC, nodeName: 'node2' }));
+  assert.equal(uid(WEB.replace('  name: web\n', '  name: web\n  uid: given\n')), 'given');
+});
+
+test('JSON manifests work too', () => {
+  const r = decodeSinglePod(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'j', namespace: 'kube-system' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } }), SRC);
+  assert.ok(r.ok);
+  assert.equal(r.pods[0]!.metadata?.namespace, 'kube-system');
+  assert.equal(r.pods[0]!.spec?.containers[0]?.imagePullPolicy, 'IfNotPresent');
+});
+
+const failures: Array<[string, string, RegExp]> = [
+  ['not yaml', 'kind: Pod\n  bad: [', /^error converting YAML to JSON/],
+  ['kind missing', 'apiVersion: v1\nmetadata: { name: x }', /^Object 'Kind' is missing/],
+  ['wrong kind', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: x }', /kind "Deployment" is not a Pod/],
+  ['no name', 'apiVersion: v1\nkind: Pod\nspec: { containers: [{ name: c, image: x }] }', /metadata\.name: Required value/],
+  ['invalid', 'apiVersion: v1\nkind: Pod\nmetadata: { name: x }\nspec: { containers: [] }', /^invalid pod: \[spec\.containers: Required value\]$/],
+  ['scalar', '42', /couldn't parse as pod/],
+];
+for (const [name, text, re] of failures) {
+  test(`decode failure: ${name}`, () => {
+    const r = decodeSinglePod(text, SRC);
+    assert.equal(r.ok, false);
+    assert.match(!r.ok ? r.message : '', re);
+  });
+}
+
+test('PodList and empty bodies', () => {
+  const list = { apiVersion: 'v1', kind: 'PodList', items: [{ metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'x' }] } }, { metadata: { name: 'b' }, spec: { containers: [{ name: 'c', image: 'x' }] } }] };
+  const r = decodePodOrList(JSON.stringify(list), { kind: 'http', id: 'http://h/pods', nodeName: 'n' });
+  assert.ok(r.ok);
+  assert.deepEqual(r.pods.map((p) => [p.metadata?.name, p.metadata?.annotations?.['kubernetes.io/config.source']]), [
+    ['a-n', 'http'],
+    ['b-n', 'http'],
+  ]);
+  assert.deepEqual(decodePodOrList('', { kind: 'http', id: 'http://h/pods', nodeName: 'n' }), {
+    ok: false,
+    message: 'zero-length data received from http://h/pods',
+  });
+});
+
+test('pull policy defaults', () => {
+  const cases: Array<[string, string]> = [
+    ['busybox', 'Always'],
+    ['busybox:latest', 'Always'],
+    ['busybox:1.36', 'IfNotPresent'],
+    ['localhost:5000/app', 'Always'],
+    ['localhost:5000/app:v1', 'IfNotPresent'],
+    ['app@sha256:abcd', 'IfNotPresent'],
+  ];
+  for (const [image, want] of cases) assert.equal(defaultPullPolicy(image), want, image);
+});

@@ -1,0 +1,38 @@
+/** Runs admit handlers in order (eviction first, then predicates, as the kubelet registers them). */
+import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import { getPodQOS } from '../api/qos.ts';
+import { evictionAdmitHandler } from './eviction-admit.ts';
+import { predicateAdmitHandler, UnexpectedAdmissionError } from './predicate-admit.ts';
+import type { AdmitNode, Admitter, PodAdmitHandler, PodAdmitResult } from './types.ts';
+
+export const DEFAULT_ADMIT_HANDLERS: readonly PodAdmitHandler[] = [evictionAdmitHandler, predicateAdmitHandler];
+
+export function createAdmitter(handlers: readonly PodAdmitHandler[] = DEFAULT_ADMIT_HANDLERS): Admitter {
+  return (pod: V1Pod, activePods: V1Pod[], node: AdmitNode): PodAdmitResult => {
+    const uid = pod.metadata?.uid;
+    const otherPods = activePods.filter((p) => !uid || p.metadata?.uid !== uid);
+    for (const h of handlers) {
+      let r: PodAdmitResult;
+      try {
+        r = h.admit({ pod, otherPods, node });
+      } catch (err) {
+        r = { admit: false, reason: UnexpectedAdmissionError, message: `admit handler ${h.name} failed: ${String(err)}` };
+      }
+      if (!r.admit) return r;
+    }
+    return { admit: true };
+  };
+}
+
+/** admit(pod, activePods, node) with the default handlers. */
+export const admit: Admitter = createAdmitter();
+
+/** The status the kubelet gives a rejected pod (rejectPod): phase Failed, the reason, "Pod was rejected: ...". */
+export function rejectedPodStatus(pod: V1Pod, reason: string, message: string): V1PodStatus {
+  return {
+    phase: 'Failed',
+    reason,
+    message: `Pod was rejected: ${message}`,
+    qosClass: getPodQOS(pod),
+  };
+}
