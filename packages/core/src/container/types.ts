@@ -77,8 +77,8 @@ export interface SandboxStatus {
   attempt: number;
   ip: string;
   additionalIps: string[];
-  /** Network namespace mode recorded on the sandbox: NODE = hostNetwork. */
-  hostNetwork: boolean;
+  /** Network namespace mode recorded on the sandbox (NODE = hostNetwork); undefined when not reported. */
+  hostNetwork?: boolean;
 }
 
 /** Everything the runtime knows about one pod. Statuses are sorted newest first. */

@@ -1,0 +1,143 @@
+/**
+ * The composition root: certificates, runtime, core kubelet, then the three servers. Shutdown reverses it:
+ * not-ready → stop accepting → close streams → stop kubelet → close CRI → close connections.
+ */
+import { readFileSync } from 'node:fs';
+import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import type { Clock, TimerHandle } from '@nodelet/core/util/clock.ts';
+import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { AgentConfig } from './config/types.ts';
+import type { KubeletFactory, KubeletHandle } from './kubelet-factory.ts';
+import { runShutdown, type StepOutcome } from './lifecycle/shutdown.ts';
+import { ensurePki, type Pki } from './pki/ensure-pki.ts';
+import { ensureRuntime, probeEndpoint, type RuntimeLaunch } from './runtime-launcher.ts';
+import { createAuthorizer } from './servers/auth.ts';
+import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
+import { createHealthzServer, createReadOnlyServer, type PlainServer } from './servers/readonly-server.ts';
+
+export type ServerName = 'kubelet' | 'readonly' | 'healthz';
+
+export interface AgentPorts {
+  kubelet?: number;
+  readonly?: number;
+  healthz?: number;
+}
+
+export interface AgentDeps {
+  logger: Logger;
+  clock: Clock;
+  createKubelet: KubeletFactory;
+  launchRuntime?: (rootDir: string, endpoint: string | undefined) => Promise<RuntimeLaunch>;
+}
+
+export interface Agent {
+  start(): Promise<AgentPorts>;
+  stop(): Promise<StepOutcome[]>;
+  readonly ports: AgentPorts;
+}
+
+export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
+  const log = deps.logger;
+  const ports: AgentPorts = {};
+  let handle: KubeletHandle | undefined;
+  let kubeletServer: KubeletServer | undefined;
+  const plain: PlainServer[] = [];
+  let stopping = false;
+  let runtimeOk = true;
+  let runtimeTimer: TimerHandle | undefined;
+  let stopped: Promise<StepOutcome[]> | undefined;
+
+  const health = (kubelet: KubeletApi) => (): HealthReport => {
+    const report = kubelet.healthz();
+    const checks = [...report.checks];
+    if (!checks.some((c) => c.name === 'runtime') && !runtimeOk) {
+      checks.push({ name: 'runtime', ok: false, message: 'container runtime is not answering' });
+    }
+    if (stopping) checks.push({ name: 'shutdown', ok: false, message: 'the agent is shutting down' });
+    return { ok: checks.every((c) => c.ok), checks };
+  };
+
+  async function start(): Promise<AgentPorts> {
+    const pki = ensurePki(config.rootDir, config.nodeName, log.child('pki'));
+    const launch = deps.launchRuntime ?? ((root, ep) => ensureRuntime(root, ep, { logger: log.child('runtime-launcher'), clock: deps.clock }));
+    const runtime = await launch(config.rootDir, config.containerRuntimeEndpoint);
+    if (!runtime.ok) watchRuntime(runtime.endpoint);
+    handle = await deps.createKubelet({ config, runtimeEndpoint: runtime.endpoint, logger: log, clock: deps.clock });
+    const kubelet = handle.kubelet;
+    await kubelet.start();
+    log.info('kubelet started', { node: config.nodeName });
+    await listenAll(kubelet, pki, health(kubelet));
+    return ports;
+  }
+
+  function watchRuntime(endpoint: string): void {
+    runtimeOk = false;
+    runtimeTimer = deps.clock.setInterval(() => {
+      void probeEndpoint(endpoint).then((ok) => {
+        if (!ok || runtimeOk) return;
+        runtimeOk = true;
+        runtimeTimer?.cancel();
+        log.info('runtime ready', { endpoint });
+      });
+    }, 5000);
+  }
+
+  async function listenAll(kubelet: KubeletApi, pki: Pki, h: () => HealthReport): Promise<void> {
+    const clientCAs = [pki.ca.certPem];
+    if (config.clientCAFile) clientCAs.push(readFileSync(config.clientCAFile, 'utf8'));
+    const serving = config.tlsCertFile && config.tlsPrivateKeyFile
+      ? { cert: readFileSync(config.tlsCertFile, 'utf8'), key: readFileSync(config.tlsPrivateKeyFile, 'utf8') }
+      : { cert: pki.serving.certPem, key: pki.serving.keyPem };
+    kubeletServer = createKubeletServer({
+      kubelet,
+      logger: log.child('server'),
+      authorizer: createAuthorizer(config.authorizationMode),
+      nodeName: config.nodeName,
+      anonymousAuth: config.anonymousAuth,
+      tls: { ...serving, clientCAs },
+      health: h,
+    });
+    ports.kubelet = await kubeletServer.listen(config.port, config.address);
+    announce('kubelet', ports.kubelet, config.address);
+    if (config.readOnlyPort > 0) {
+      const ro = createReadOnlyServer(kubelet, log.child('server'), h);
+      plain.push(ro);
+      ports.readonly = await ro.listen(config.readOnlyPort, config.address);
+      announce('readonly', ports.readonly, config.address);
+    }
+    if (config.healthzPort > 0) {
+      const hz = createHealthzServer(kubelet, log.child('server'), h);
+      plain.push(hz);
+      ports.healthz = await hz.listen(config.healthzPort, config.healthzBindAddress);
+      announce('healthz', ports.healthz, config.healthzBindAddress);
+    }
+  }
+
+  function announce(server: ServerName, port: number, address: string): void {
+    log.info('listening', { server, port, address });
+  }
+
+  function stop(): Promise<StepOutcome[]> {
+    stopped ??= runShutdown(
+      [
+        { name: 'not-ready', timeoutMs: 1000, run: () => void (stopping = true) },
+        { name: 'stop-accepting', timeoutMs: 1000, run: () => [kubeletServer, ...plain].forEach((s) => s?.stopAccepting()) },
+        { name: 'close-streams', timeoutMs: 2000, run: () => kubeletServer?.closeStreams() },
+        { name: 'stop-kubelet', timeoutMs: 10_000, run: () => handle?.kubelet.stop() },
+        { name: 'close-cri', timeoutMs: 2000, run: () => handle?.close() },
+        {
+          name: 'close-connections',
+          timeoutMs: 3000,
+          run: async () => {
+            runtimeTimer?.cancel();
+            await Promise.all([kubeletServer, ...plain].map((s) => s?.close(1000)));
+          },
+        },
+      ],
+      { clock: deps.clock, logger: log.child('shutdown') },
+    );
+    return stopped;
+  }
+
+  return { start, stop, ports };
+}

@@ -1,0 +1,110 @@
+/** KubeletConfiguration (kubelet.config.k8s.io/v1beta1) YAML → settings. Unknown fields are warnings, not errors. */
+import { parse as parseYaml } from 'yaml';
+import { parseDuration } from './duration.ts';
+import type { ConfigResult, PartialSettings } from './types.ts';
+
+type FieldKind = 'string' | 'bool' | 'int' | 'duration';
+
+interface FieldSpec {
+  path: string;
+  key?: keyof PartialSettings;
+  kind: FieldKind;
+}
+
+export const CONFIG_API_VERSION = 'kubelet.config.k8s.io/v1beta1';
+
+const FIELDS: FieldSpec[] = [
+  { path: 'staticPodPath', key: 'podManifestPath', kind: 'string' },
+  { path: 'staticPodURL', key: 'manifestUrl', kind: 'string' },
+  { path: 'address', key: 'address', kind: 'string' },
+  { path: 'port', key: 'port', kind: 'int' },
+  { path: 'readOnlyPort', key: 'readOnlyPort', kind: 'int' },
+  { path: 'healthzPort', key: 'healthzPort', kind: 'int' },
+  { path: 'healthzBindAddress', key: 'healthzBindAddress', kind: 'string' },
+  { path: 'authentication.anonymous.enabled', key: 'anonymousAuth', kind: 'bool' },
+  { path: 'authentication.x509.clientCAFile', key: 'clientCAFile', kind: 'string' },
+  { path: 'authentication.webhook.enabled', kind: 'bool' },
+  { path: 'authentication.webhook.cacheTTL', kind: 'duration' },
+  { path: 'authorization.mode', key: 'authorizationMode', kind: 'string' },
+  { path: 'authorization.webhook.cacheAuthorizedTTL', kind: 'duration' },
+  { path: 'authorization.webhook.cacheUnauthorizedTTL', kind: 'duration' },
+  { path: 'tlsCertFile', key: 'tlsCertFile', kind: 'string' },
+  { path: 'tlsPrivateKeyFile', key: 'tlsPrivateKeyFile', kind: 'string' },
+  { path: 'containerRuntimeEndpoint', key: 'containerRuntimeEndpoint', kind: 'string' },
+  { path: 'podLogsDir', key: 'podLogsDir', kind: 'string' },
+  { path: 'maxPods', key: 'maxPods', kind: 'int' },
+  { path: 'syncFrequency', key: 'syncFrequencyMs', kind: 'duration' },
+  { path: 'fileCheckFrequency', key: 'fileCheckFrequencyMs', kind: 'duration' },
+  { path: 'httpCheckFrequency', key: 'httpCheckFrequencyMs', kind: 'duration' },
+  { path: 'runtimeRequestTimeout', key: 'runtimeRequestTimeoutMs', kind: 'duration' },
+  { path: 'crashLoopBackOff.maxContainerRestartPeriod', key: 'crashLoopBackOffMaxMs', kind: 'duration' },
+];
+
+const BY_PATH = new Map(FIELDS.map((f) => [f.path, f]));
+const PREFIXES = new Set(FIELDS.flatMap((f) => f.path.split('.').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('.'))));
+
+export function parseConfigFile(text: string, fileName: string): ConfigResult<PartialSettings> {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    return { ok: false, reason: `${fileName}: invalid YAML: ${(err as Error).message.split('\n')[0]}` };
+  }
+  if (!isObject(doc)) return { ok: false, reason: `${fileName}: expected a KubeletConfiguration object` };
+  if (doc.kind !== 'KubeletConfiguration') {
+    return { ok: false, reason: `${fileName}: kind must be "KubeletConfiguration", got ${JSON.stringify(doc.kind ?? null)}` };
+  }
+  if (doc.apiVersion !== CONFIG_API_VERSION) {
+    return { ok: false, reason: `${fileName}: apiVersion must be "${CONFIG_API_VERSION}", got ${JSON.stringify(doc.apiVersion ?? null)}` };
+  }
+  const settings: PartialSettings = {};
+  const warnings: string[] = [];
+  const error = walk(doc, '', settings, warnings);
+  if (error) return { ok: false, reason: `${fileName}: ${error}` };
+  return { ok: true, value: settings, warnings: warnings.map((w) => `${fileName}: ${w}`) };
+}
+
+function walk(obj: Record<string, unknown>, prefix: string, out: PartialSettings, warnings: string[]): string | undefined {
+  for (const [k, v] of Object.entries(obj)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (!prefix && (k === 'kind' || k === 'apiVersion')) continue;
+    const spec = BY_PATH.get(path);
+    if (spec) {
+      if (v === null || v === undefined) continue;
+      const conv = convert(spec, v);
+      if (!conv.ok) return conv.reason;
+      if (spec.key) (out as Record<string, unknown>)[spec.key] = conv.value;
+      continue;
+    }
+    if (PREFIXES.has(path)) {
+      if (v === null) continue;
+      if (!isObject(v)) return `${path}: expected an object`;
+      const err = walk(v, path, out, warnings);
+      if (err) return err;
+      continue;
+    }
+    warnings.push(`field "${path}" is not supported by nodelet and is ignored`);
+  }
+  return undefined;
+}
+
+function convert(spec: FieldSpec, v: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+  const bad = (want: string) => ({ ok: false as const, reason: `${spec.path}: expected ${want}, got ${JSON.stringify(v)}` });
+  switch (spec.kind) {
+    case 'string':
+      return typeof v === 'string' ? { ok: true, value: v } : bad('a string');
+    case 'bool':
+      return typeof v === 'boolean' ? { ok: true, value: v } : bad('true or false');
+    case 'int':
+      return typeof v === 'number' && Number.isInteger(v) ? { ok: true, value: v } : bad('an integer');
+    case 'duration': {
+      if (typeof v !== 'string') return bad('a duration string like "20s"');
+      const d = parseDuration(v);
+      return d.ok ? { ok: true, value: d.ms } : { ok: false, reason: `${spec.path}: ${d.reason}` };
+    }
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,37 @@
+/** The kubelet's defaults. Two sets differ, as in the kubelet: flags-only runs use the legacy CLI defaults. */
+import type { AgentConfig } from './types.ts';
+import { DEFAULT_POD_LOGS_DIR, DEFAULT_ROOT_DIR } from './types.ts';
+
+export type Defaults = Omit<AgentConfig, 'nodeName'>;
+
+/** SetDefaults_KubeletConfiguration values (used when --config is given). */
+export function configFileDefaults(): Defaults {
+  return {
+    rootDir: DEFAULT_ROOT_DIR,
+    address: '0.0.0.0',
+    port: 10250,
+    readOnlyPort: 0,
+    healthzPort: 10248,
+    healthzBindAddress: '127.0.0.1',
+    anonymousAuth: false,
+    authorizationMode: 'Webhook',
+    podLogsDir: DEFAULT_POD_LOGS_DIR,
+    maxPods: 110,
+    syncFrequencyMs: 60_000,
+    fileCheckFrequencyMs: 20_000,
+    httpCheckFrequencyMs: 20_000,
+    runtimeRequestTimeoutMs: 120_000,
+    plegRelistPeriodMs: 1_000,
+    plegRelistThresholdMs: 180_000,
+    crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 },
+    verbosity: 0,
+  };
+}
+
+/**
+ * Flags-only defaults: the kubelet's legacy CLI defaults (read-only port 10255, AlwaysAllow), except
+ * anonymous auth, which nodelet keeps off.
+ */
+export function flagDefaults(): Defaults {
+  return { ...configFileDefaults(), readOnlyPort: 10255, authorizationMode: 'AlwaysAllow' };
+}

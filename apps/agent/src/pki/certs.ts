@@ -1,0 +1,107 @@
+/** Certificate building with node-forge; keys come from node:crypto (native, fast). */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+export interface KeyAndCert {
+  keyPem: string;
+  certPem: string;
+}
+
+const DAY_MS = 86_400_000;
+
+function newKeyPem(): string {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+}
+
+function serial(): string {
+  // Positive, 16 bytes, hex.
+  const b = randomBytes(16);
+  b[0] = (b[0] ?? 0) & 0x7f;
+  return b.toString('hex');
+}
+
+function baseCert(keyPem: string, subject: forge.pki.CertificateField[], nowMs: number, days: number) {
+  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.rsa.setPublicKey(key.n, key.e);
+  cert.serialNumber = serial();
+  cert.validity.notBefore = new Date(nowMs - 5 * 60_000);
+  cert.validity.notAfter = new Date(nowMs + days * DAY_MS);
+  cert.setSubject(subject);
+  return { cert, key };
+}
+
+export function createCa(commonName: string, nowMs: number): KeyAndCert {
+  const keyPem = newKeyPem();
+  const { cert, key } = baseCert(keyPem, [{ name: 'commonName', value: commonName }], nowMs, 3650);
+  cert.setIssuer(cert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(key, forge.md.sha256.create());
+  return { keyPem, certPem: forge.pki.certificateToPem(cert) };
+}
+
+export interface LeafSpec {
+  commonName: string;
+  organizations?: string[];
+  usage: 'server' | 'client';
+  dnsNames?: string[];
+  ips?: string[];
+  days: number;
+}
+
+export function createLeaf(ca: KeyAndCert, spec: LeafSpec, nowMs: number): KeyAndCert {
+  const keyPem = newKeyPem();
+  const subject: forge.pki.CertificateField[] = [
+    ...(spec.organizations ?? []).map((o) => ({ name: 'organizationName', value: o })),
+    { name: 'commonName', value: spec.commonName },
+  ];
+  const { cert } = baseCert(keyPem, subject, nowMs, spec.days);
+  const caCert = forge.pki.certificateFromPem(ca.certPem);
+  const caKey = forge.pki.privateKeyFromPem(ca.keyPem);
+  cert.setIssuer(caCert.subject.attributes);
+  const altNames = [
+    ...(spec.dnsNames ?? []).map((value) => ({ type: 2, value })),
+    ...(spec.ips ?? []).map((ip) => ({ type: 7, ip })),
+  ];
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: spec.usage === 'server', clientAuth: spec.usage === 'client' },
+    ...(altNames.length > 0 ? [{ name: 'subjectAltName', altNames }] : []),
+  ]);
+  cert.sign(caKey, forge.md.sha256.create());
+  return { keyPem, certPem: forge.pki.certificateToPem(cert) };
+}
+
+export interface CertFacts {
+  notAfterMs: number;
+  commonName?: string;
+  dnsNames: string[];
+  ips: string[];
+}
+
+export function certFacts(certPem: string): CertFacts {
+  const cert = forge.pki.certificateFromPem(certPem);
+  const san = cert.getExtension('subjectAltName') as { altNames?: Array<{ type: number; value?: string; ip?: string }> } | null;
+  const alt = san?.altNames ?? [];
+  return {
+    notAfterMs: cert.validity.notAfter.getTime(),
+    commonName: cert.subject.getField('CN')?.value as string | undefined,
+    dnsNames: alt.filter((a) => a.type === 2).map((a) => a.value ?? ''),
+    ips: alt.filter((a) => a.type === 7).map((a) => a.ip ?? ''),
+  };
+}
+
+/** True when `certPem` was signed by `caPem`. */
+export function issuedBy(certPem: string, caPem: string): boolean {
+  try {
+    return forge.pki.certificateFromPem(caPem).verify(forge.pki.certificateFromPem(certPem));
+  } catch {
+    return false;
+  }
+}

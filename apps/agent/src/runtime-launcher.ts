@@ -1,0 +1,156 @@
+/**
+ * Finds the container runtime. With --container-runtime-endpoint the agent only probes it (an absent runtime is
+ * logged; the kubelet keeps retrying and healthz reports it). Without, it uses the embedded runtime at
+ * unix://<root-dir>/runtime/nodelet.sock and, if nothing answers there, spawns it detached (pid file, log file)
+ * and waits for its socket. The embedded runtime outlives the agent.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Clock } from '@nodelet/core/util/clock.ts';
+import type { Logger } from '@nodelet/core/util/logger.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const RUNTIME_MAIN = join(REPO_ROOT, 'packages', 'runtime', 'src', 'main.ts');
+
+export interface RuntimePaths {
+  dir: string;
+  endpoint: string;
+  socket: string;
+  pidFile: string;
+  logFile: string;
+}
+
+export function embeddedRuntimePaths(rootDir: string): RuntimePaths {
+  const dir = join(rootDir, 'runtime');
+  const socket = join(dir, 'nodelet.sock');
+  return { dir, socket, endpoint: `unix://${socket}`, pidFile: join(dir, 'runtime.pid'), logFile: join(dir, 'runtime.log') };
+}
+
+export type RuntimeLaunch =
+  | { ok: true; endpoint: string; embedded: boolean; spawnedPid?: number }
+  | { ok: false; endpoint: string; reason: 'RuntimeUnavailable' | 'RuntimeSpawnFailed'; message: string };
+
+export interface LauncherDeps {
+  logger: Logger;
+  clock: Clock;
+  /** Overridable for tests: the command that starts the embedded runtime. */
+  command?: (paths: RuntimePaths) => { file: string; args: string[] };
+  startTimeoutMs?: number;
+}
+
+/** True when something accepts connections on the unix socket of `endpoint`. */
+export function probeEndpoint(endpoint: string, timeoutMs = 1000): Promise<boolean> {
+  const path = endpoint.replace(/^unix:\/\//, '');
+  return new Promise((resolve) => {
+    const sock = connect(path);
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    sock.once('connect', () => done(true));
+    sock.once('error', () => done(false));
+  });
+}
+
+export async function ensureRuntime(rootDir: string, endpoint: string | undefined, deps: LauncherDeps): Promise<RuntimeLaunch> {
+  const log = deps.logger;
+  if (endpoint !== undefined) {
+    if (await probeEndpoint(endpoint)) {
+      log.info('runtime ready', { endpoint });
+      return { ok: true, endpoint, embedded: false };
+    }
+    log.warn('container runtime is not answering; will keep retrying', { endpoint });
+    return { ok: false, endpoint, reason: 'RuntimeUnavailable', message: `nothing answers at ${endpoint}` };
+  }
+  const paths = embeddedRuntimePaths(rootDir);
+  if (await probeEndpoint(paths.endpoint)) {
+    log.info('runtime ready (embedded runtime already running)', { endpoint: paths.endpoint, pid: readPid(paths.pidFile) });
+    return { ok: true, endpoint: paths.endpoint, embedded: true };
+  }
+  const existing = readPid(paths.pidFile);
+  if (existing !== undefined && alive(existing)) {
+    log.info('embedded runtime process exists but is not answering yet; waiting', { pid: existing });
+    if (await waitForSocket(paths, deps, () => alive(existing))) {
+      log.info('runtime ready', { endpoint: paths.endpoint, pid: existing });
+      return { ok: true, endpoint: paths.endpoint, embedded: true };
+    }
+  }
+  return spawnRuntime(paths, deps);
+}
+
+async function spawnRuntime(paths: RuntimePaths, deps: LauncherDeps): Promise<RuntimeLaunch> {
+  const log = deps.logger;
+  mkdirSync(paths.dir, { recursive: true });
+  if (existsSync(paths.socket)) rmSync(paths.socket, { force: true });
+  const cmd = deps.command?.(paths) ?? {
+    file: process.execPath,
+    args: ['--import', 'tsx', RUNTIME_MAIN, '--listen', paths.endpoint, '--root', paths.dir],
+  };
+  log.info('starting the embedded runtime', { cmd: [cmd.file, ...cmd.args].join(' '), log: paths.logFile });
+  const fd = openSync(paths.logFile, 'a');
+  let exited: string | undefined;
+  try {
+    const child = spawn(cmd.file, cmd.args, { detached: true, stdio: ['ignore', fd, fd], cwd: REPO_ROOT });
+    child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
+    child.once('error', (err) => (exited = err.message));
+    child.unref();
+    if (child.pid === undefined) {
+      return { ok: false, endpoint: paths.endpoint, reason: 'RuntimeSpawnFailed', message: 'spawn returned no pid' };
+    }
+    writeFileSync(paths.pidFile, `${child.pid}\n`);
+    if (await waitForSocket(paths, deps, () => exited === undefined)) {
+      log.info('runtime ready', { endpoint: paths.endpoint, pid: child.pid });
+      return { ok: true, endpoint: paths.endpoint, embedded: true, spawnedPid: child.pid };
+    }
+    const message = `the embedded runtime ${exited ?? 'did not open its socket in time'}; see ${paths.logFile}`;
+    log.error('embedded runtime failed to start', { message, logTail: tail(paths.logFile) });
+    return { ok: false, endpoint: paths.endpoint, reason: 'RuntimeSpawnFailed', message };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function waitForSocket(paths: RuntimePaths, deps: LauncherDeps, stillHoping: () => boolean): Promise<boolean> {
+  const deadline = deps.clock.monotonic() + (deps.startTimeoutMs ?? 30_000);
+  let announced = deps.clock.monotonic();
+  while (deps.clock.monotonic() < deadline && stillHoping()) {
+    if (await probeEndpoint(paths.endpoint, 500)) return true;
+    if (deps.clock.monotonic() - announced >= 5000) {
+      deps.logger.info('waiting for the embedded runtime', { endpoint: paths.endpoint });
+      announced = deps.clock.monotonic();
+    }
+    await deps.clock.sleep(100);
+  }
+  return stillHoping() && probeEndpoint(paths.endpoint, 500);
+}
+
+function readPid(file: string): number | undefined {
+  try {
+    const n = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-10).join('\n');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The kubelet port (10250, TLS): the auth filter in front of /pods, /runningpods/, /healthz, /containerLogs/,
+ * the tRPC console API at /trpc and socket.io at /socket.io.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server as HttpsServer } from 'node:https';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import type { Logger } from '@nodelet/core/util/logger.ts';
+import { attachSocketServer, type SocketServerHandle } from '../streams/socket-server.ts';
+import { appRouter } from '../trpc/router.ts';
+import type { TrpcContext } from '../trpc/trpc.ts';
+import { createRequestGuard, type Authorizer, type UserInfo } from './auth.ts';
+import { listen, methodNotAllowed, notFound, requestUrl, sendText, serverCloser } from './http-util.ts';
+import { handleContainerLogs } from './routes/container-logs.ts';
+import { handleHealthz } from './routes/healthz.ts';
+import { sendPodList } from './routes/pods.ts';
+
+export interface KubeletServerOptions {
+  kubelet: KubeletApi;
+  logger: Logger;
+  authorizer: Authorizer;
+  nodeName: string;
+  anonymousAuth: boolean;
+  tls: { cert: string; key: string; clientCAs: string[] };
+  /** Health behind /healthz (default kubelet.healthz(); the agent adds its shutdown check). */
+  health?: () => HealthReport;
+}
+
+export interface KubeletServer {
+  server: HttpsServer;
+  sockets: SocketServerHandle;
+  listen(port: number, host: string): Promise<number>;
+  /** Stop accepting new connections (existing ones finish). */
+  stopAccepting(): void;
+  closeStreams(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
+}
+
+export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
+  const guard = createRequestGuard({ anonymousAuth: o.anonymousAuth, authorizer: o.authorizer, nodeName: o.nodeName });
+  const users = new WeakMap<IncomingMessage, UserInfo>();
+  const trpc = createHTTPHandler({
+    router: appRouter,
+    basePath: '/trpc/',
+    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, user: users.get(req) ?? { name: 'unknown', groups: [] } }),
+    onError: ({ path, error }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') o.logger.error('trpc error', { path, err: error.message });
+    },
+  });
+  const server = createServer(
+    {
+      cert: o.tls.cert,
+      key: o.tls.key,
+      ca: o.tls.clientCAs,
+      requestCert: true,
+      rejectUnauthorized: false,
+      minVersion: 'TLSv1.2',
+      maxHeaderSize: 1 << 20,
+    },
+    (req, res) => {
+      const g = guard(req);
+      if (!g.ok) return sendText(res, g.status, `${g.message}\n`);
+      users.set(req, g.user);
+      route(req, res, o, trpc).catch((err: unknown) => {
+        o.logger.error('request failed', { path: req.url, err: (err as Error).message });
+        if (!res.headersSent) sendText(res, 500, 'Internal Server Error\n');
+        else res.end();
+      });
+    },
+  );
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 90_000;
+  server.requestTimeout = 0;
+  const sockets = attachSocketServer(server, { kubelet: o.kubelet, guard, logger: o.logger });
+  const closer = serverCloser(server);
+  return {
+    server,
+    sockets,
+    listen: (port, host) => listen(server, port, host),
+    ...closer,
+    closeStreams: () => sockets.close(),
+  };
+}
+
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  o: KubeletServerOptions,
+  trpc: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<void> {
+  const url = requestUrl(req);
+  const path = url.pathname;
+  if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
+  if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, (o.health ?? (() => o.kubelet.healthz()))(), o.logger);
+  const getOnly = path === '/pods' || path === '/runningpods/' || path.startsWith('/containerLogs/');
+  if (getOnly && req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
+  if (path === '/pods') return sendPodList(res, o.kubelet.getPods());
+  if (path === '/runningpods/') return sendPodList(res, await o.kubelet.getRunningPods());
+  if (path.startsWith('/containerLogs/')) return handleContainerLogs(res, url, o.kubelet, o.logger);
+  notFound(res);
+}

@@ -1,0 +1,74 @@
+/** Helpers for integration tests that start real processes: line readers, free ports, polling, pid cleanup. */
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Collects a child's stdout lines; `waitForLine` resolves with the first line matching. */
+export function lineReader(child: ChildProcess) {
+  const lines: string[] = [];
+  let partial = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    partial += chunk;
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  const waitForLine = (pred: (line: string) => boolean, what: string) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const hit = lines.find(pred);
+        if (hit) return resolve(hit);
+        if (child.exitCode !== null || child.signalCode !== null) {
+          return reject(new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${what}:\n${lines.slice(-20).join('\n')}`));
+        }
+        child.stdout?.once('data', () => setImmediate(check));
+        child.once('exit', check);
+      };
+      check();
+    });
+  return { lines, waitForLine };
+}
+
+/** Polls `fn` until it returns a value (not undefined) or `timeoutMs` passes. */
+export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the pid is gone. */
+export async function stopPid(pid: number, graceMs = 20_000): Promise<void> {
+  if (!alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  const end = Date.now() + graceMs;
+  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+}

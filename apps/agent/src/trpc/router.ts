@@ -1,0 +1,15 @@
+/** The console API: one router per domain. Clients import `type AppRouter` only. */
+import { eventsRouter } from './events-router.ts';
+import { lifecycleRouter } from './lifecycle-router.ts';
+import { nodeRouter } from './node-router.ts';
+import { podsRouter } from './pods-router.ts';
+import { router } from './trpc.ts';
+
+export const appRouter = router({
+  pods: podsRouter,
+  node: nodeRouter,
+  events: eventsRouter,
+  lifecycle: lifecycleRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import type { NodeletEvent } from '@nodelet/core/events/types.ts';
+import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { createAuthorizer } from '../servers/auth.ts';
+import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
+import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
+import { tlsEventSource, tlsFetch, type TlsClientOptions } from '../testing/https-client.ts';
+import { createTestPki, type TestPki } from '../testing/test-pki.ts';
+import type { AppRouter } from './router.ts';
+
+let tp: TestPki;
+let srv: KubeletServer;
+let base: string;
+const kubelet = new FakeKubelet();
+kubelet.pods = [fakePod('default', 'web'), fakePod('kube-system', 'dns')];
+
+before(async () => {
+  tp = createTestPki();
+  srv = createKubeletServer({
+    kubelet,
+    logger: nullLogger,
+    authorizer: createAuthorizer('AlwaysAllow'),
+    nodeName: 'fake-node',
+    anonymousAuth: false,
+    tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
+  });
+  base = `https://127.0.0.1:${await srv.listen(0, '127.0.0.1')}`;
+});
+after(async () => {
+  await srv.closeStreams();
+  await srv.close(10);
+  tp.cleanup();
+});
+
+function client(tls: TlsClientOptions) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url: `${base}/trpc`, EventSource: tlsEventSource(tls) as never }),
+        false: httpBatchLink({ url: `${base}/trpc`, fetch: tlsFetch(tls) }),
+      }),
+    ],
+  });
+}
+
+describe('tRPC over https with the console certificate', () => {
+  let tls: TlsClientOptions;
+  before(() => {
+    tls = { ca: tp.pki.ca.certPem, cert: tp.pki.console.certPem, key: tp.pki.console.keyPem };
+  });
+
+  it('pods.list, with and without a namespace', async () => {
+    const c = client(tls);
+    assert.deepEqual((await c.pods.list.query()).map((p) => p.metadata?.name), ['web', 'dns']);
+    assert.deepEqual((await c.pods.list.query({ namespace: 'kube-system' })).map((p) => p.metadata?.name), ['dns']);
+  });
+
+  it('pods.get returns the pod and its Events, or null', async () => {
+    kubelet.events.publish({
+      type: 'k8sEvent', eventType: 'Normal', reason: 'Started', message: 'Started container main',
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' }, count: 1,
+      firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:00Z',
+    });
+    const c = client(tls);
+    const got = await c.pods.get.query({ namespace: 'default', name: 'web' });
+    assert.equal(got?.pod.metadata?.name, 'web');
+    assert.deepEqual(got?.events.map((e) => e.reason), ['Started']);
+    assert.equal(await c.pods.get.query({ namespace: 'default', name: 'ghost' }), null);
+  });
+
+  it('node.get merges the summary and health', async () => {
+    const n = await client(tls).node.get.query();
+    assert.equal(n.name, 'fake-node');
+    assert.equal(n.health.ok, true);
+    assert.equal(n.podCount, 2);
+  });
+
+  it('events.recent filters and limits', async () => {
+    kubelet.events.publish({ type: 'runtime', ready: true, message: 'up' });
+    const c = client(tls);
+    const all = await c.events.recent.query({});
+    assert.deepEqual(all.map((e) => e.type), ['k8sEvent', 'runtime']);
+    assert.deepEqual((await c.events.recent.query({ types: ['runtime'] })).map((e) => e.type), ['runtime']);
+    assert.equal((await c.events.recent.query({ limit: 1 })).length, 1);
+  });
+
+  it('lifecycle.onEvent streams matching events, tracked by seq', async () => {
+    const c = client(tls);
+    const received: Array<{ id: string; data: NodeletEvent }> = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const sub = c.lifecycle.onEvent.subscribe(
+        { namespace: 'default' },
+        {
+          onStarted: async () => {
+            await kubelet.waitForSubscribers(1);
+            kubelet.events.publish({ type: 'podConfig', pod: { namespace: 'other', name: 'x', uid: 'u0' }, op: 'ADD', source: 'file' });
+            kubelet.events.publish({ type: 'pleg', pod: { namespace: 'default', name: 'web', uid: 'u1' }, pleg: 'ContainerStarted', containerId: 'c1' });
+          },
+          onData: (d) => {
+            received.push(d as { id: string; data: NodeletEvent });
+            sub.unsubscribe();
+            resolve();
+          },
+          onError: reject,
+        },
+      );
+    });
+    await done;
+    assert.equal(received.length, 1);
+    assert.equal(received[0]?.data.type, 'pleg');
+    assert.equal(received[0]?.id, String(received[0]?.data.seq));
+  });
+
+  it('rejects a client without a certificate (401)', async () => {
+    const c = client({ ca: tp.pki.ca.certPem });
+    await assert.rejects(c.node.get.query(), (err: Error) => /401|Unauthorized|JSON/i.test(err.message));
+  });
+});

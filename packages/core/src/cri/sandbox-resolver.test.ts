@@ -1,0 +1,63 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { RuntimeContainerEvent } from './runtime-events.ts';
+import { createCriSandboxResolver } from './sandbox-resolver.ts';
+import { FakeRuntime, HOST_IMAGE } from './testing/fake-runtime.ts';
+import { CriError } from './types.ts';
+
+const sandboxConfig = { metadata: { name: 'web', uid: 'u1', namespace: 'default', attempt: 0 } };
+const ev = (kind: RuntimeContainerEvent['kind'], containerId: string): RuntimeContainerEvent => ({ kind, containerId, time: 0, source: 'containerd' });
+
+async function setup() {
+  const rt = new FakeRuntime();
+  const { podSandboxId } = await rt.runPodSandbox({ config: sandboxConfig });
+  const { containerId } = await rt.createContainer({
+    podSandboxId,
+    config: { metadata: { name: 'app', attempt: 0 }, image: { image: HOST_IMAGE } },
+    sandboxConfig,
+  });
+  rt.resetCalls();
+  return { rt, podSandboxId, containerId };
+}
+
+describe('createCriSandboxResolver', () => {
+  it('finds a container sandbox once, then from cache; a sandbox resolves to itself', async () => {
+    const { rt, podSandboxId, containerId } = await setup();
+    const resolve = createCriSandboxResolver(rt);
+    assert.equal(await resolve(ev('started', containerId)), podSandboxId);
+    assert.equal(await resolve(ev('exited', containerId)), podSandboxId);
+    assert.deepEqual(rt.methods(), ['listContainers']);
+    assert.equal(await resolve(ev('started', podSandboxId)), podSandboxId);
+    assert.deepEqual(rt.methods(), ['listContainers', 'listContainers', 'listPodSandbox']);
+  });
+
+  it('forgets on delete and does not look up unknown deleted ids', async () => {
+    const { rt, podSandboxId, containerId } = await setup();
+    const resolve = createCriSandboxResolver(rt);
+    await resolve(ev('started', containerId));
+    assert.equal(await resolve(ev('deleted', containerId)), podSandboxId);
+    assert.equal(await resolve(ev('deleted', 'never-seen')), undefined);
+    assert.deepEqual(rt.methods(), ['listContainers']);
+    await resolve(ev('started', containerId));
+    assert.deepEqual(rt.methods(), ['listContainers', 'listContainers']);
+  });
+
+  it('answers undefined and retries later when CRI does not know the id or fails', async () => {
+    const { rt, podSandboxId, containerId } = await setup();
+    const resolve = createCriSandboxResolver(rt);
+    assert.equal(await resolve(ev('created', 'unknown')), undefined);
+    rt.failNext('listContainers', new CriError('UNAVAILABLE', 'down'));
+    assert.equal(await resolve(ev('started', containerId)), undefined);
+    assert.equal(await resolve(ev('started', containerId)), podSandboxId);
+  });
+
+  it('bounds its cache', async () => {
+    const { rt, containerId, podSandboxId } = await setup();
+    const resolve = createCriSandboxResolver(rt, { maxEntries: 1 });
+    await resolve(ev('started', containerId));
+    await resolve(ev('started', podSandboxId));
+    rt.resetCalls();
+    await resolve(ev('exited', containerId));
+    assert.deepEqual(rt.methods(), ['listContainers']);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The kubelet's image manager (EnsureImageExists): honours the pull policy, records Pulling/Pulled/Failed/
+ * BackOff events, and backs off failed pulls per (pod UID, image): ErrImagePull, then ImagePullBackOff.
+ */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { CriClient } from '../cri/types.ts';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import { Backoff, IMAGE_BACKOFF, type BackoffConfig } from '../util/backoff.ts';
+import type { EventSink } from '../kuberuntime/types.ts';
+import { applyDefaultImageTag, pullPolicyOf } from './image-ref.ts';
+import type { EnsureImageResult, ImageManager } from './types.ts';
+
+export interface ImageManagerDeps {
+  cri: Pick<CriClient, 'imageStatus' | 'pullImage'>;
+  clock: Clock;
+  logger: Logger;
+  events: EventSink;
+}
+
+export interface ImageManagerConfig {
+  backOff?: BackoffConfig;
+}
+
+export class KubeImageManager implements ImageManager {
+  private readonly backOff: Backoff;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly deps: ImageManagerDeps,
+    config: ImageManagerConfig = {},
+  ) {
+    this.backOff = new Backoff(deps.clock, config.backOff ?? IMAGE_BACKOFF);
+    this.log = deps.logger.child('images');
+  }
+
+  async ensureImageExists(pod: V1Pod, c: V1Container): Promise<EnsureImageResult> {
+    const ev = (type: 'Normal' | 'Warning', reason: string, msg: string) => this.deps.events(pod, type, reason, msg, fieldPath(pod, c));
+    const requested = c.image ?? '';
+    const tagged = applyDefaultImageTag(requested);
+    if (!tagged.ok) {
+      const message = `Failed to apply default image tag "${requested}": couldn't parse image name "${requested}": ${tagged.message}`;
+      ev('Warning', 'InspectFailed', message);
+      return { ok: false, reason: 'InvalidImageName', message };
+    }
+    const image = tagged.image;
+    let imageRef = '';
+    try {
+      const st = await this.deps.cri.imageStatus({ image: { image } });
+      imageRef = st.image?.id ?? '';
+    } catch (err) {
+      const message = `Failed to inspect image "${requested}": ${errText(err)}`;
+      ev('Warning', 'Failed', message);
+      return { ok: false, reason: 'ImageInspectError', message };
+    }
+    const policy = pullPolicyOf(c);
+    const present = imageRef !== '';
+    const shouldPull = policy === 'Always' || (policy === 'IfNotPresent' && !present);
+    if (!shouldPull) {
+      if (present) {
+        ev('Normal', 'Pulled', `Container image "${requested}" already present on machine`);
+        return { ok: true, imageRef };
+      }
+      const message = `Container image "${requested}" is not present with pull policy of Never`;
+      ev('Warning', 'ErrImageNeverPull', message);
+      return { ok: false, reason: 'ErrImageNeverPull', message };
+    }
+    return this.pull(pod, c, image, ev);
+  }
+
+  private async pull(
+    pod: V1Pod,
+    c: V1Container,
+    image: string,
+    ev: (type: 'Normal' | 'Warning', reason: string, msg: string) => void,
+  ): Promise<EnsureImageResult> {
+    const requested = c.image ?? '';
+    const key = `${pod.metadata?.uid ?? ''}_${requested}`;
+    if (this.backOff.isInBackOffSinceUpdate(key, this.deps.clock.now())) {
+      const message = `Back-off pulling image "${requested}"`;
+      ev('Normal', 'BackOff', message);
+      return { ok: false, reason: 'ImagePullBackOff', message };
+    }
+    ev('Normal', 'Pulling', `Pulling image "${requested}"`);
+    const start = this.deps.clock.monotonic();
+    try {
+      const r = await this.deps.cri.pullImage({ image: { image } });
+      const took = this.deps.clock.monotonic() - start;
+      const st = await this.deps.cri.imageStatus({ image: { image: r.imageRef || image } });
+      const size = st.image?.size ?? 0;
+      ev('Normal', 'Pulled', `Successfully pulled image "${requested}" in ${formatSeconds(took)} (${formatSeconds(took)} including waiting). Image size: ${size} bytes.`);
+      this.backOff.gc();
+      return { ok: true, imageRef: r.imageRef || st.image?.id || image };
+    } catch (err) {
+      const message = `Failed to pull image "${requested}": ${errText(err)}`;
+      ev('Warning', 'Failed', message);
+      this.backOff.next(key, this.deps.clock.now());
+      this.log.info('image pull failed', { image: requested, err: errText(err) });
+      return { ok: false, reason: 'ErrImagePull', message };
+    }
+  }
+}
+
+function fieldPath(pod: V1Pod, c: V1Container): string {
+  const init = (pod.spec?.initContainers ?? []).some((x) => x.name === c.name);
+  return `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
+}
+
+function errText(err: unknown): string {
+  if (err && typeof err === 'object' && 'details' in err && typeof err.details === 'string' && err.details) return err.details;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))}s`;
+}

@@ -1,0 +1,14 @@
+/** Image manager: makes sure a container's image is present according to its pull policy. */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+
+export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+
+/** Kubelet image error reasons (waiting reasons of the container). */
+export type ImageErrorReason = 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull' | 'InvalidImageName' | 'ImageInspectError';
+
+export type EnsureImageResult = { ok: true; imageRef: string } | { ok: false; reason: ImageErrorReason; message: string };
+
+export interface ImageManager {
+  /** Pulls when the policy says so (events Pulling/Pulled/Failed/BackOff); returns the image reference (id). */
+  ensureImageExists(pod: V1Pod, container: V1Container): Promise<EnsureImageResult>;
+}

@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeClock } from '../util/clock.ts';
+import { nullLogger } from '../util/logger.ts';
+import { FakeRuntime } from '../cri/testing/fake-runtime.ts';
+import type { PodSandboxConfig } from '../cri/types.ts';
+import { createKubelet } from './kubelet.ts';
+import { MemoryManifestFs } from './testing/memory-manifest-fs.ts';
+
+const pod = (name: string, nodeSelector?: Record<string, string>) =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: { ...(nodeSelector ? { nodeSelector } : {}), containers: [{ name: 'c', image: 'nodelet.local/host:latest' }] },
+  });
+
+test('admission refuses what the node cannot run, with the kubelet reason', async () => {
+  const cases = [
+    // Static pods are critical: resource shortfalls admit them (as the kubelet); selectors still refuse.
+    { name: 'node selector not matched', maxPods: 110, files: { 'a.json': pod('a'), 'b.json': pod('b', { disktype: 'ssd' }) }, rejected: 'b-node1', reason: 'NodeAffinity' },
+    { name: 'wrong OS', maxPods: 110, files: { 'a.json': pod('a'), 'w.json': pod('w', { 'kubernetes.io/os': 'windows' }) }, rejected: 'w-node1', reason: 'NodeAffinity' },
+  ];
+  for (const tc of cases) {
+    const clock = new FakeClock();
+    const cri = new FakeRuntime({ clock });
+    const fs = new MemoryManifestFs('/m');
+    for (const [f, c] of Object.entries(tc.files)) fs.put(f, c);
+    const k = createKubelet(
+      { cri, clock, logger: nullLogger, manifestFs: fs },
+      {
+        nodeName: 'node1', podManifestPath: '/m', fileCheckFrequencyMs: 20_000, httpCheckFrequencyMs: 20_000,
+        podLogsDir: '/var/log/pods', rootDir: '/r', maxPods: tc.maxPods, plegRelistPeriodMs: 1_000, plegRelistThresholdMs: 180_000,
+        crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 }, runtimeEndpoint: 'fake://', kubeletVersion: 'v0',
+        allocatable: { cpuMilli: 2_000, memoryBytes: 8 * 2 ** 30 },
+      },
+    );
+    await k.start();
+    for (let i = 0; i < 3; i++) await clock.step(1_000);
+    const rejected = k.getPod('default', tc.rejected);
+    assert.equal(rejected?.status?.phase, 'Failed', tc.name);
+    assert.equal(rejected?.status?.reason, tc.reason, tc.name);
+    assert.match(rejected?.status?.message ?? '', /^Pod was rejected: /, tc.name);
+    const sandboxes = cri.callsOf<{ config: PodSandboxConfig }>('runPodSandbox').map((r) => r.config.metadata?.name);
+    assert.deepEqual(sandboxes, ['a-node1'], tc.name);
+    const ev = k.events.recent({ types: ['k8sEvent'] }, 500).find((e) => e.type === 'k8sEvent' && e.reason === tc.reason);
+    assert.equal(ev?.type === 'k8sEvent' && ev.eventType, 'Warning', tc.name);
+    await k.stop();
+  }
+});

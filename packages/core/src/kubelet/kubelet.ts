@@ -1,0 +1,259 @@
+/**
+ * The Kubelet: wires config sources, pod manager, admission, status manager, PLEG, pod workers, the sync loop
+ * and the CRI runtime together, and implements the KubeletApi facade the agent serves.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { EventBus } from '../events/types.ts';
+import { InMemoryEventBus } from '../events/bus.ts';
+import { KubeletEventRecorder, type EventRecorder } from '../events/recorder.ts';
+import { MergedPodConfig } from '../config/pod-config.ts';
+import { FileSource } from '../config/file-source.ts';
+import { HttpSource } from '../config/http-source.ts';
+import type { PodSource } from '../config/types.ts';
+import { BasicPodManager } from '../pod/basic-pod-manager.ts';
+import { BasicStatusManager } from '../status/status-manager.ts';
+import { admit } from '../lifecycle/admit.ts';
+import type { AdmitNode } from '../lifecycle/types.ts';
+import { StatusCache } from '../container/cache.ts';
+import { GenericPleg } from '../pleg/generic-pleg.ts';
+import { KubeImageManager } from '../images/image-manager.ts';
+import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
+import { defaultCgroupParent } from '../kuberuntime/qos.ts';
+import type { EventSink } from '../kuberuntime/types.ts';
+import { instrumentCri } from '../kuberuntime/instrumented-cri.ts';
+import { podRef } from '../events/recorder.ts';
+import { PodWorkers } from './pod-workers.ts';
+import { PodHandlers } from './pod-handlers.ts';
+import { SyncLoop } from './sync-loop.ts';
+import { RuntimeState } from './runtime-state.ts';
+import { ReasonCache } from './reason-cache.ts';
+import { containerLogs } from './container-logs.ts';
+import { healthReport } from './health.ts';
+import { runningPodsAsV1 } from './running-pods.ts';
+import { DEFAULT_SYNC_FREQUENCY_MS, type KubeletConfig, type KubeletDeps } from './config.ts';
+import type { ContainerLogOptions, HealthReport, KubeletApi, LogsResult, NodeSummary } from './types.ts';
+
+export class Kubelet implements KubeletApi {
+  readonly events: EventBus;
+  readonly recorder: EventRecorder;
+  readonly podConfig: MergedPodConfig;
+  readonly podManager = new BasicPodManager();
+  readonly statusManager: BasicStatusManager;
+  readonly cache = new StatusCache();
+  readonly pleg: GenericPleg;
+  readonly runtime: KubeRuntimeManager;
+  readonly runtimeState: RuntimeState;
+  readonly workers: PodWorkers;
+  readonly syncLoop: SyncLoop;
+  private readonly handlers: PodHandlers;
+  private readonly sources: PodSource[] = [];
+  private readonly startTime: string;
+  private running = false;
+  private stopped = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: KubeletDeps,
+    private readonly config: KubeletConfig,
+  ) {
+    const { clock, logger } = deps;
+    this.startTime = new Date(clock.now()).toISOString();
+    this.events = deps.bus ?? new InMemoryEventBus({ clock, logger });
+    this.recorder = new KubeletEventRecorder({ bus: this.events, clock, logger });
+    this.podConfig = new MergedPodConfig({ clock, logger, bus: this.events });
+    this.statusManager = new BasicStatusManager({ clock, bus: this.events, logger });
+    const sink: EventSink = (pod, type, reason, message, fieldPath) =>
+      void this.recorder.event({ ...podRef(pod), ...(fieldPath ? { fieldPath } : {}) }, type, reason, message);
+    const cri = deps.metrics ? instrumentCri(deps.cri, deps.metrics, clock) : deps.cri;
+    const images = new KubeImageManager({ cri, clock, logger, events: sink }, { backOff: config.imagePullBackOff });
+    const perQos = config.cgroupsPerQOS ?? true;
+    const root = (config.cgroupRoot ?? '/').replace(/\/$/, '');
+    this.runtime = new KubeRuntimeManager(
+      { cri, clock, logger, images, events: sink, fs: deps.fs },
+      {
+        podLogsDir: config.podLogsDir,
+        nodeName: config.nodeName,
+        crashLoopBackOff: config.crashLoopBackOff,
+        cgroupParent: (pod) => (perQos ? `${root}${defaultCgroupParent(pod)}` : root),
+      },
+    );
+    this.runtimeState = new RuntimeState(
+      { cri: deps.cri, clock, logger: logger.child('runtime-state'), bus: this.events },
+      { periodMs: config.runtimeStatusPeriodMs ?? 5_000, retryInitialMs: 1_000, retryMaxMs: 30_000 },
+    );
+    this.pleg = new GenericPleg(
+      { runtime: this.runtime, cache: this.cache, clock, logger, bus: this.events },
+      { relistPeriodMs: config.plegRelistPeriodMs, relistThresholdMs: config.plegRelistThresholdMs, channelCapacity: 1000 },
+    );
+    this.handlers = new PodHandlers({
+      clock,
+      logger: logger.child('kubelet'),
+      runtime: this.runtime,
+      cache: this.cache,
+      podManager: this.podManager,
+      statusManager: this.statusManager,
+      recorder: this.recorder,
+      reasons: new ReasonCache(),
+      admit,
+      node: () => this.admitNode(),
+      workers: () => this.workers,
+      sourcesReady: () => this.podConfig.sourcesReady(),
+      errorBackOffMs: Math.min(config.crashLoopBackOff.initialMs, 10_000),
+      gcPeriodMs: config.containerGcPeriodMs ?? 60_000,
+      stopped: () => this.stopped,
+    });
+    this.workers = new PodWorkers(
+      { handlers: this.handlers, cache: this.cache, clock, logger: logger.child('pod-workers') },
+      { resyncIntervalMs: config.syncFrequencyMs ?? DEFAULT_SYNC_FREQUENCY_MS, backOffPeriodMs: Math.min(config.crashLoopBackOff.initialMs, 10_000) },
+    );
+    this.syncLoop = new SyncLoop(
+      { handlers: this.handlers, clock, logger: logger.child('sync-loop'), pleg: this.pleg.watch() },
+      { syncTickMs: config.syncTickMs ?? 1_000, housekeepingMs: config.housekeepingPeriodMs ?? 2_000 },
+    );
+    this.buildSources();
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.stopped = false;
+    this.recorder.event({ kind: 'Node', name: this.config.nodeName }, 'Normal', 'Starting', 'Starting kubelet.');
+    this.runtimeState.start();
+    this.statusManager.start();
+    this.pleg.start();
+    this.unsubscribe = this.podConfig.subscribe((update) => this.syncLoop.push({ kind: 'config', update }));
+    this.syncLoop.start();
+    await Promise.all(
+      this.sources.map((s) =>
+        s.start().catch((err: unknown) => this.deps.logger.error('pod source failed to start', { source: s.name, err: String(err) })),
+      ),
+    );
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.stopped = true;
+    await Promise.all(this.sources.map((s) => s.stop()));
+    this.unsubscribe?.();
+    this.syncLoop.stop();
+    this.pleg.stop();
+    this.runtimeState.stop();
+    this.statusManager.stop();
+  }
+
+  getPods(): V1Pod[] {
+    return this.podManager.getPods().map((p) => this.withStatus(p));
+  }
+
+  getPod(namespace: string, name: string): V1Pod | undefined {
+    const p = this.podManager.getPodByName(namespace, name);
+    return p ? this.withStatus(p) : undefined;
+  }
+
+  async getRunningPods(): Promise<V1Pod[]> {
+    return runningPodsAsV1(await this.runtime.getPods(false));
+  }
+
+  healthz(): HealthReport {
+    return healthReport({
+      now: this.deps.clock.now(),
+      syncLoopLastIteration: this.running ? this.syncLoop.lastIteration : undefined,
+      syncFrequencyMs: this.config.syncFrequencyMs ?? DEFAULT_SYNC_FREQUENCY_MS,
+      pleg: this.pleg.healthy(),
+      runtimeReady: this.runtimeState.ready,
+      runtimeMessage: this.runtimeState.message,
+    });
+  }
+
+  node(): NodeSummary {
+    const s: NodeSummary = {
+      name: this.config.nodeName,
+      runtimeReady: this.runtimeState.ready,
+      startTime: this.startTime,
+      kubeletVersion: this.config.kubeletVersion,
+      podCount: this.podManager.getPods().length,
+      maxPods: this.config.maxPods,
+    };
+    if (this.runtimeState.info) s.runtime = { ...this.runtimeState.info, endpoint: this.config.runtimeEndpoint };
+    const pleg = this.pleg.healthy();
+    const msg = [this.runtimeState.message, this.running && !pleg.ok && this.pleg.lastRelist() !== undefined ? `PLEG is not healthy: ${pleg.message}` : '']
+      .filter((x) => x)
+      .join('; ');
+    if (msg) s.runtimeMessage = msg;
+    return s;
+  }
+
+  containerLogs(
+    namespace: string,
+    pod: string,
+    container: string,
+    opts: ContainerLogOptions,
+    write: (chunk: string) => void,
+    signal: AbortSignal,
+  ): Promise<LogsResult> {
+    return containerLogs(
+      {
+        clock: this.deps.clock,
+        cache: this.cache,
+        findPod: (ns, name) => this.podManager.getPodByName(ns, name),
+        isRunning: async (uid, id) => {
+          const p = this.podManager.getPodByUid(uid);
+          const st = await this.runtime.getPodStatus(uid, p?.metadata?.name ?? '', p?.metadata?.namespace ?? '');
+          return st.containerStatuses.some((c) => c.id.id === id && c.state === 'running');
+        },
+      },
+      namespace,
+      pod,
+      container,
+      opts,
+      write,
+      signal,
+    );
+  }
+
+  private withStatus(p: V1Pod): V1Pod {
+    const status = this.statusManager.getPodStatus(p.metadata?.uid ?? '') ?? p.status ?? { phase: 'Pending' };
+    return { ...p, status };
+  }
+
+  private admitNode(): AdmitNode {
+    const c = this.config;
+    return {
+      name: c.nodeName,
+      labels: { 'kubernetes.io/hostname': c.nodeName, 'kubernetes.io/os': 'linux', ...(c.nodeLabels ?? {}) },
+      allocatable: {
+        cpuMilli: c.allocatable?.cpuMilli ?? Number.MAX_SAFE_INTEGER,
+        memoryBytes: c.allocatable?.memoryBytes ?? Number.MAX_SAFE_INTEGER,
+        pods: c.maxPods,
+      },
+    };
+  }
+
+  private buildSources(): void {
+    const { clock, logger } = this.deps;
+    const c = this.config;
+    const onError = (e: { source: string; file: string; message: string }) =>
+      this.recorder.event({ kind: 'Node', name: c.nodeName }, 'Warning', 'FailedValidation', `${e.file}: ${e.message}`);
+    if (c.podManifestPath) {
+      this.sources.push(
+        new FileSource(
+          { clock, logger, onUpdate: this.podConfig.channel('file'), onError, ...(this.deps.manifestFs ? { fs: this.deps.manifestFs } : {}) },
+          { path: c.podManifestPath, nodeName: c.nodeName, fileCheckFrequencyMs: c.fileCheckFrequencyMs },
+        ),
+      );
+    }
+    if (c.manifestUrl) {
+      this.sources.push(
+        new HttpSource(
+          { clock, logger, onUpdate: this.podConfig.channel('http'), onError, ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}) },
+          { url: c.manifestUrl, nodeName: c.nodeName, httpCheckFrequencyMs: c.httpCheckFrequencyMs, ...(c.manifestUrlHeaders ? { headers: c.manifestUrlHeaders } : {}) },
+        ),
+      );
+    }
+  }
+}
+
+export function createKubelet(deps: KubeletDeps, config: KubeletConfig): Kubelet {
+  return new Kubelet(deps, config);
+}

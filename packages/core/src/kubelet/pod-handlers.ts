@@ -1,0 +1,226 @@
+/**
+ * What the kubelet does for each pod: admission on add, the per-pod sync (status, then runtime sync), the
+ * termination path, and the sync-loop handlers (config ops, PLEG events, sync ticks, housekeeping).
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import type { PodStatus, PodStatusCache, RuntimePod } from '../container/types.ts';
+import type { PodManager } from '../pod/types.ts';
+import type { StatusManager } from '../status/types.ts';
+import type { AdmitNode, Admitter } from '../lifecycle/types.ts';
+import type { EventRecorder } from '../events/recorder.ts';
+import { podRef } from '../events/recorder.ts';
+import { rejectedPodStatus } from '../lifecycle/admit.ts';
+import { isTerminalPhase } from '../status/brief.ts';
+import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
+import { runningPodFromStatus } from '../kuberuntime/runtime-status.ts';
+import type { PodWorkers, PodSyncHandlers, SyncPodOutcome, UpdateType } from './pod-workers.ts';
+import type { SyncLoopHandlers } from './sync-loop.ts';
+import type { PodLifecycleEvent } from '../pleg/types.ts';
+import { generateApiPodStatus } from './pod-status.ts';
+import type { ReasonCache } from './reason-cache.ts';
+
+export interface PodHandlerContext {
+  clock: Clock;
+  logger: Logger;
+  runtime: KubeRuntimeManager;
+  cache: PodStatusCache;
+  podManager: PodManager;
+  statusManager: StatusManager;
+  recorder: EventRecorder;
+  reasons: ReasonCache;
+  admit: Admitter;
+  node: () => AdmitNode;
+  workers: () => PodWorkers;
+  sourcesReady: () => boolean;
+  /** Container GC period (ContainerGCPeriod, 1 min). */
+  gcPeriodMs: number;
+  /** Retry delay after a failed sync without a known back-off. */
+  errorBackOffMs: number;
+  stopped: () => boolean;
+}
+
+const uidOf = (p: V1Pod): string => p.metadata?.uid ?? '';
+
+export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
+  private readonly rejected = new Set<string>();
+  private lastGc: number | undefined;
+  private cleanupInFlight: Promise<void> | undefined;
+
+  constructor(private readonly ctx: PodHandlerContext) {}
+
+  // ---- per-pod sync (pod workers) ---------------------------------------------------------------------
+
+  async syncPod(_type: UpdateType, pod: V1Pod, status: PodStatus): Promise<SyncPodOutcome> {
+    const c = this.ctx;
+    const apiStatus = generateApiPodStatus(pod, status, c.reasons);
+    c.statusManager.setPodStatus(pod, apiStatus);
+    if (isTerminalPhase(apiStatus.phase)) return { terminal: true };
+    if (c.stopped()) return { terminal: false };
+    const result = await c.runtime.syncPod(pod, status);
+    c.reasons.update(uidOf(pod), result);
+    if (!result.error) return { terminal: false };
+    // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
+    c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, status, c.reasons));
+    return { terminal: false, requeueAfterMs: this.retryDelay(pod, status) };
+  }
+
+  async syncTerminatingPod(pod: V1Pod, _status: PodStatus, gracePeriodOverride?: number): Promise<void> {
+    const c = this.ctx;
+    const name = pod.metadata?.name ?? '';
+    const fresh = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
+    const r = await c.runtime.killPod(pod, runningPodFromStatus(fresh), { gracePeriodOverride });
+    if (r.error) {
+      c.recorder.event(podRef(pod), 'Warning', 'FailedKillPod', `error killing pod: ${r.error.message}`);
+      throw new Error(r.error.message);
+    }
+    const after = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
+    c.cache.set(uidOf(pod), after, undefined, c.clock.now());
+    if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, after, c.reasons, true));
+  }
+
+  async syncTerminatingRuntimePod(running: RuntimePod, gracePeriodOverride?: number): Promise<void> {
+    const r = await this.ctx.runtime.killPod(undefined, running, { gracePeriodOverride });
+    if (r.error) throw new Error(r.error.message);
+  }
+
+  async syncTerminatedPod(pod: V1Pod, _status: PodStatus): Promise<void> {
+    this.ctx.logger.debug('pod terminated', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
+  }
+
+  private retryDelay(pod: V1Pod, status: PodStatus): number {
+    const waits = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]
+      .map((c) => this.ctx.runtime.backOffRemaining(pod, c, status))
+      .filter((ms) => ms > 0);
+    return waits.length > 0 ? Math.max(1, Math.min(...waits, this.ctx.errorBackOffMs)) : this.ctx.errorBackOffMs;
+  }
+
+  // ---- sync loop ----------------------------------------------------------------------------------------
+
+  handlePodAdditions(pods: V1Pod[]): void {
+    const c = this.ctx;
+    const sorted = [...pods].sort((a, b) => time(a.metadata?.creationTimestamp) - time(b.metadata?.creationTimestamp));
+    for (const pod of sorted) {
+      c.podManager.addPod(pod);
+      const active = c.podManager.getPods().filter((p) => uidOf(p) !== uidOf(pod) && this.isActive(p));
+      const verdict = c.admit(pod, active, c.node());
+      if (!verdict.admit) {
+        this.rejected.add(uidOf(pod));
+        c.recorder.event(podRef(pod), 'Warning', verdict.reason, verdict.message);
+        c.statusManager.setPodStatus(pod, rejectedPodStatus(pod, verdict.reason, verdict.message));
+        continue;
+      }
+      this.rejected.delete(uidOf(pod));
+      c.workers().updatePod({ updateType: 'create', pod });
+    }
+  }
+
+  handlePodUpdates(pods: V1Pod[]): void {
+    for (const pod of pods) {
+      this.ctx.podManager.updatePod(pod);
+      if (this.rejected.has(uidOf(pod))) continue;
+      this.ctx.workers().updatePod({ updateType: 'update', pod });
+    }
+  }
+
+  handlePodRemoves(pods: V1Pod[]): void {
+    for (const pod of pods) {
+      this.ctx.podManager.removePod(pod);
+      this.rejected.delete(uidOf(pod));
+      this.ctx.workers().updatePod({ updateType: 'kill', pod });
+    }
+  }
+
+  handlePodDeletes(pods: V1Pod[]): void {
+    for (const pod of pods) {
+      this.ctx.podManager.updatePod(pod);
+      this.ctx.workers().updatePod({ updateType: 'kill', pod, gracePeriodOverride: pod.metadata?.deletionGracePeriodSeconds });
+    }
+  }
+
+  handlePodReconcile(pods: V1Pod[]): void {
+    for (const pod of pods) this.ctx.podManager.updatePod(pod);
+  }
+
+  handlePlegEvent(e: PodLifecycleEvent): void {
+    if (e.type === 'ContainerRemoved') return;
+    const pod = this.ctx.podManager.getPodByUid(e.uid);
+    if (pod && !this.rejected.has(e.uid)) this.ctx.workers().updatePod({ updateType: 'sync', pod });
+  }
+
+  handleSyncTick(): void {
+    const w = this.ctx.workers();
+    for (const uid of w.takeDue(this.ctx.clock.now())) {
+      const pod = this.ctx.podManager.getPodByUid(uid);
+      if (pod && !this.rejected.has(uid)) w.updatePod({ updateType: 'sync', pod });
+    }
+  }
+
+  handleHousekeeping(): void {
+    const c = this.ctx;
+    const desired = new Set(c.podManager.getPods().map(uidOf));
+    const w = c.workers();
+    for (const uid of w.knownUids()) {
+      const phase = w.phaseOf(uid);
+      const pod = w.podOf(uid);
+      if (!desired.has(uid) && phase === 'syncing' && pod) w.updatePod({ updateType: 'kill', pod });
+    }
+    w.syncKnownPods(desired);
+    c.statusManager.removeOrphanedStatuses(desired);
+    for (const uid of c.reasons.uids()) if (!desired.has(uid)) c.reasons.remove(uid);
+    if (!c.sourcesReady() || c.stopped() || this.cleanupInFlight) return;
+    // Runtime calls may block up to the CRI deadline: run them beside the loop, never two at once.
+    this.cleanupInFlight = this.runtimeCleanup().finally(() => (this.cleanupInFlight = undefined));
+  }
+
+  /** Resolves when the runtime part of the last housekeeping is done (tests, shutdown). */
+  async housekeepingIdle(): Promise<void> {
+    await this.cleanupInFlight;
+  }
+
+  private async runtimeCleanup(): Promise<void> {
+    const c = this.ctx;
+    const w = c.workers();
+    let running: RuntimePod[];
+    try {
+      running = await c.runtime.getPods(false);
+    } catch (err) {
+      c.logger.warn('housekeeping: failed to list running pods', { err: String(err) });
+      return;
+    }
+    // The desired set as it is now (pods may have been added while we listed).
+    const desired = new Set(c.podManager.getPods().map(uidOf));
+    for (const rp of running) {
+      if (desired.has(rp.uid) || w.phaseOf(rp.uid) !== undefined) continue;
+      c.logger.info('killing orphaned pod', { pod: `${rp.namespace}/${rp.name}`, uid: rp.uid });
+      w.updatePod({ updateType: 'kill', runningPod: rp });
+    }
+    await this.maybeGc(desired);
+  }
+
+  private async maybeGc(desired: ReadonlySet<string>): Promise<void> {
+    const now = this.ctx.clock.now();
+    if (this.lastGc !== undefined && now - this.lastGc < this.ctx.gcPeriodMs) return;
+    this.lastGc = now;
+    try {
+      const r = await this.ctx.runtime.garbageCollect(desired, (uid) => this.ctx.workers().phaseOf(uid) !== undefined);
+      if (r.removedSandboxes > 0) this.ctx.logger.info('container GC', { ...r });
+    } catch (err) {
+      this.ctx.logger.warn('container GC failed', { err: String(err) });
+    }
+  }
+
+  private isActive(p: V1Pod): boolean {
+    const uid = uidOf(p);
+    if (this.rejected.has(uid)) return false;
+    if (isTerminalPhase(this.ctx.statusManager.getPodStatus(uid)?.phase)) return false;
+    const phase = this.ctx.workers().phaseOf(uid);
+    return phase !== 'terminated' && phase !== 'finished';
+  }
+}
+
+function time(t: Date | string | undefined): number {
+  if (!t) return 0;
+  return new Date(t).getTime();
+}

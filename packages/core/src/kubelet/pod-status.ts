@@ -1,0 +1,104 @@
+/**
+ * generateAPIPodStatus: the pod's V1PodStatus from what the runtime reports (the PodStatus cache), the
+ * reason cache and the spec — container statuses (state, lastState, restartCount, ready, started, image,
+ * imageID, containerID), phase and conditions.
+ */
+import type { V1Container, V1ContainerState, V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import { formatContainerId, type ContainerStatus, type PodStatus } from '../container/types.ts';
+import { generateConditions, getPhase } from '../status/generate.ts';
+import { getPodQOS } from '../api/qos.ts';
+import type { ReasonCache } from './reason-cache.ts';
+
+function terminatedState(s: ContainerStatus): V1ContainerState {
+  return {
+    terminated: {
+      exitCode: s.exitCode,
+      reason: s.reason || (s.exitCode === 0 ? 'Completed' : 'Error'),
+      ...(s.message ? { message: s.message } : {}),
+      ...(s.startedAt ? { startedAt: new Date(s.startedAt) } : {}),
+      ...(s.finishedAt ? { finishedAt: new Date(s.finishedAt) } : {}),
+      containerID: formatContainerId(s.id),
+    },
+  };
+}
+
+function stateOf(s: ContainerStatus): V1ContainerState {
+  switch (s.state) {
+    case 'running':
+      return { running: { startedAt: new Date(s.startedAt || s.createdAt) } };
+    case 'exited':
+      return terminatedState(s);
+    case 'created':
+      return { waiting: { reason: 'ContainerCreating' } };
+    case 'unknown':
+      return { waiting: {} };
+  }
+}
+
+function containerStatus(
+  c: V1Container,
+  runtime: PodStatus,
+  reasons: ReasonCache,
+  defaultReason: string,
+): V1ContainerStatus {
+  const all = runtime.containerStatuses.filter((s) => s.name === c.name);
+  const latest = all[0];
+  const out: V1ContainerStatus = {
+    name: c.name,
+    image: c.image ?? '',
+    imageID: '',
+    ready: false,
+    restartCount: 0,
+    started: false,
+    state: { waiting: { reason: defaultReason } },
+  };
+  if (latest) {
+    out.restartCount = latest.restartCount;
+    out.containerID = formatContainerId(latest.id);
+    out.imageID = latest.imageId || latest.imageRef;
+    out.state = stateOf(latest);
+    out.ready = latest.state === 'running';
+    out.started = latest.state === 'running';
+    const prev = all[1];
+    if (prev && prev.state === 'exited') out.lastState = terminatedState(prev);
+  }
+  const why = reasons.get(runtime.uid, c.name);
+  if (why && latest?.state !== 'running') {
+    if (out.state?.terminated) out.lastState = out.state;
+    out.state = { waiting: { reason: why.reason, ...(why.message ? { message: why.message } : {}) } };
+  }
+  return out;
+}
+
+/** Whether the pod's init containers have all completed (so app containers are no longer "PodInitializing"). */
+function initDone(pod: V1Pod, runtime: PodStatus): boolean {
+  const inits = pod.spec?.initContainers ?? [];
+  if (inits.length === 0) return true;
+  const names = new Set((pod.spec?.containers ?? []).map((c) => c.name));
+  if (runtime.containerStatuses.some((s) => names.has(s.name))) return true;
+  return inits.every((c) => {
+    const s = runtime.containerStatuses.find((x) => x.name === c.name);
+    return s?.state === 'exited' && s.exitCode === 0;
+  });
+}
+
+export function generateApiPodStatus(pod: V1Pod, runtime: PodStatus, reasons: ReasonCache, podIsTerminal = false): V1PodStatus {
+  const inits = (pod.spec?.initContainers ?? []).map((c) => containerStatus(c, runtime, reasons, 'PodInitializing'));
+  const appReason = initDone(pod, runtime) ? 'ContainerCreating' : 'PodInitializing';
+  const apps = (pod.spec?.containers ?? []).map((c) => containerStatus(c, runtime, reasons, appReason));
+  const phase = getPhase(pod, [...inits, ...apps], podIsTerminal);
+  const sandboxReady = runtime.sandboxStatuses[0]?.state === 'ready';
+  const allStatuses = [...inits, ...apps];
+  const status: V1PodStatus = {
+    phase,
+    conditions: generateConditions({ ...pod, status: pod.status ?? {} }, allStatuses, phase, sandboxReady),
+    qosClass: getPodQOS(pod),
+    containerStatuses: apps,
+  };
+  if (inits.length > 0) status.initContainerStatuses = inits;
+  if (runtime.ips.length > 0) {
+    status.podIP = runtime.ips[0];
+    status.podIPs = runtime.ips.map((ip) => ({ ip }));
+  }
+  return status;
+}

@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { V1Pod } from '@kubernetes/client-node';
+import { FakeClock } from '../util/clock.ts';
+import { nullLogger } from '../util/logger.ts';
+import { StatusCache } from '../container/cache.ts';
+import type { PodStatus, RuntimePod } from '../container/types.ts';
+import { PodWorkers, type PodSyncHandlers, type SyncPodOutcome, type UpdateType } from './pod-workers.ts';
+import { makePod } from '../kuberuntime/testing/builders.ts';
+
+class RecordingHandlers implements PodSyncHandlers {
+  log: string[] = [];
+  active = 0;
+  maxActive = 0;
+  gates: Array<() => void> = [];
+  hold = false;
+  terminal = new Set<string>();
+
+  private async gate(): Promise<void> {
+    this.active++;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    if (this.hold) await new Promise<void>((r) => this.gates.push(r));
+    this.active--;
+  }
+
+  async syncPod(type: UpdateType, pod: V1Pod, _s: PodStatus): Promise<SyncPodOutcome> {
+    this.log.push(`sync ${pod.metadata?.name} ${type} v${pod.metadata?.labels?.v ?? ''}`);
+    await this.gate();
+    return { terminal: this.terminal.has(pod.metadata?.name ?? '') };
+  }
+  async syncTerminatingPod(pod: V1Pod, _s: PodStatus, grace?: number): Promise<void> {
+    this.log.push(`terminating ${pod.metadata?.name} ${grace ?? '-'}`);
+    await this.gate();
+  }
+  async syncTerminatingRuntimePod(running: RuntimePod): Promise<void> {
+    this.log.push(`terminating-runtime ${running.name}`);
+  }
+  async syncTerminatedPod(pod: V1Pod): Promise<void> {
+    this.log.push(`terminated ${pod.metadata?.name}`);
+  }
+  release(): void {
+    for (const g of this.gates.splice(0)) g();
+  }
+}
+
+function setup() {
+  const clock = new FakeClock();
+  const cache = new StatusCache();
+  cache.updateTime(clock.now());
+  const handlers = new RecordingHandlers();
+  const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
+  const flush = () => new Promise((r) => setImmediate(r));
+  const tick = async () => {
+    await flush();
+    await clock.step(1);
+    cache.updateTime(clock.now());
+    await flush();
+  };
+  return { clock, cache, handlers, workers, flush, tick };
+}
+
+const v = (name: string, version: string) => {
+  const p = makePod({ name });
+  p.metadata!.labels = { v: version };
+  return p;
+};
+
+test('updates arriving during a sync are coalesced: the latest wins', async () => {
+  const { handlers, workers, flush, tick } = setup();
+  handlers.hold = true;
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await flush();
+  workers.updatePod({ updateType: 'update', pod: v('a', '2') });
+  workers.updatePod({ updateType: 'update', pod: v('a', '3') });
+  handlers.release();
+  await tick();
+  handlers.release();
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(handlers.log, ['sync a create v1', 'sync a update v3']);
+});
+
+test('serial per UID, parallel across UIDs', async () => {
+  const { handlers, workers, flush } = setup();
+  handlers.hold = true;
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  workers.updatePod({ updateType: 'create', pod: v('b', '1') });
+  workers.updatePod({ updateType: 'update', pod: v('a', '2') });
+  await flush();
+  assert.equal(handlers.active, 2, 'a and b sync concurrently');
+  assert.equal(handlers.log.filter((l) => l.startsWith('sync a')).length, 1, 'a waits for its first sync');
+  handlers.hold = false;
+  handlers.release();
+  await flush();
+  assert.ok(handlers.maxActive <= 2);
+});
+
+test('a sync waits for a status newer than the previous sync', async () => {
+  const { handlers, workers, flush, tick } = setup();
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await flush();
+  assert.equal(handlers.log.length, 1, 'blocked until the cache moves on');
+  await tick();
+  await workers.waitIdle('uid-a');
+  assert.equal(handlers.log.length, 2);
+});
+
+test('kill: terminating with the grace period override, then terminated, then finished', async () => {
+  const { handlers, workers, flush, tick } = setup();
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  workers.updatePod({ updateType: 'kill', pod: v('a', '1'), gracePeriodOverride: 3 });
+  workers.updatePod({ updateType: 'update', pod: v('a', '2') });
+  await tick();
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(handlers.log, ['sync a create v1', 'terminating a 3', 'terminated a']);
+  assert.equal(workers.phaseOf('uid-a'), 'finished');
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await flush();
+  assert.equal(handlers.log.length, 3, 'finished pods are not synced');
+  workers.syncKnownPods(new Set());
+  assert.equal(workers.phaseOf('uid-a'), undefined);
+});
+
+test('a terminal sync moves the pod to terminating; orphans are killed by their runtime view', async () => {
+  const { handlers, workers, tick } = setup();
+  handlers.terminal.add('job');
+  workers.updatePod({ updateType: 'create', pod: v('job', '1') });
+  await workers.waitIdle('uid-job');
+  assert.deepEqual(handlers.log, ['sync job create v1', 'terminating job -', 'terminated job']);
+  workers.updatePod({ updateType: 'kill', runningPod: { uid: 'orphan', name: 'o', namespace: 'default', containers: [], sandboxes: [] } });
+  await tick();
+  await workers.waitIdle('orphan');
+  assert.ok(handlers.log.includes('terminating-runtime o'));
+});
+
+test('resync queue: due after the resync interval', async () => {
+  const { clock, workers } = setup();
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(workers.takeDue(clock.now()), []);
+  assert.deepEqual(workers.takeDue(clock.now() + 60_000), ['uid-a']);
+});

@@ -1,0 +1,83 @@
+/** ContainerConfig from a container spec: metadata, image, command/args/env, labels & annotations, log path, linux. */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { ContainerConfig } from '../cri/types.ts';
+import {
+  CONTAINER_HASH_ANNOTATION,
+  CONTAINER_NAME_LABEL,
+  CONTAINER_PORTS_ANNOTATION,
+  CONTAINER_RESTART_COUNT_ANNOTATION,
+  CONTAINER_TERMINATION_MESSAGE_PATH_ANNOTATION,
+  CONTAINER_TERMINATION_MESSAGE_POLICY_ANNOTATION,
+  POD_NAME_LABEL,
+  POD_NAMESPACE_LABEL,
+  POD_TERMINATION_GRACE_PERIOD_ANNOTATION,
+  POD_UID_LABEL,
+} from '../container/labels.ts';
+import { hashContainer } from '../container/hash.ts';
+import { expandVars, makeEnvironment, type EnvContext } from './container-env.ts';
+import { containerResources } from './qos.ts';
+import { namespaceOptions } from './sandbox-config.ts';
+
+export type ContainerConfigResult = { ok: true; config: ContainerConfig } | { ok: false; message: string };
+
+export function containerLabels(pod: V1Pod, c: V1Container): Record<string, string> {
+  const m = pod.metadata ?? {};
+  return { [POD_NAME_LABEL]: m.name ?? '', [POD_NAMESPACE_LABEL]: m.namespace ?? 'default', [POD_UID_LABEL]: m.uid ?? '', [CONTAINER_NAME_LABEL]: c.name };
+}
+
+export function containerAnnotations(pod: V1Pod, c: V1Container, restartCount: number): Record<string, string> {
+  const a: Record<string, string> = {
+    [CONTAINER_HASH_ANNOTATION]: hashContainer(c),
+    [CONTAINER_RESTART_COUNT_ANNOTATION]: String(restartCount),
+    [CONTAINER_TERMINATION_MESSAGE_PATH_ANNOTATION]: c.terminationMessagePath ?? '/dev/termination-log',
+    [CONTAINER_TERMINATION_MESSAGE_POLICY_ANNOTATION]: c.terminationMessagePolicy ?? 'File',
+  };
+  const grace = pod.spec?.terminationGracePeriodSeconds;
+  if (grace !== undefined) a[POD_TERMINATION_GRACE_PERIOD_ANNOTATION] = String(grace);
+  if (c.ports && c.ports.length > 0) a[CONTAINER_PORTS_ANNOTATION] = JSON.stringify(c.ports);
+  return a;
+}
+
+export function generateContainerConfig(
+  pod: V1Pod,
+  c: V1Container,
+  restartCount: number,
+  imageRef: string,
+  ctx: EnvContext,
+): ContainerConfigResult {
+  const env = makeEnvironment(pod, c, ctx);
+  if (!env.ok) return env;
+  const vars = new Map(env.env.map((e) => [e.key, e.value]));
+  const sc = c.securityContext;
+  const psc = pod.spec?.securityContext;
+  const runAsUser = sc?.runAsUser ?? psc?.runAsUser;
+  const runAsGroup = sc?.runAsGroup ?? psc?.runAsGroup;
+  const config: ContainerConfig = {
+    metadata: { name: c.name, attempt: restartCount },
+    image: { image: imageRef, userSpecifiedImage: c.image ?? '' },
+    command: (c.command ?? []).map((s) => expandVars(s, vars)),
+    args: (c.args ?? []).map((s) => expandVars(s, vars)),
+    workingDir: c.workingDir ?? '',
+    envs: env.env,
+    labels: containerLabels(pod, c),
+    annotations: containerAnnotations(pod, c, restartCount),
+    logPath: `${c.name}/${restartCount}.log`,
+    stdin: c.stdin ?? false,
+    stdinOnce: c.stdinOnce ?? false,
+    tty: c.tty ?? false,
+    linux: {
+      resources: containerResources(pod, c),
+      securityContext: {
+        privileged: sc?.privileged ?? false,
+        readonlyRootfs: sc?.readOnlyRootFilesystem ?? false,
+        namespaceOptions: namespaceOptions(pod),
+        ...(runAsUser !== undefined ? { runAsUser: { value: runAsUser } } : {}),
+        ...(runAsGroup !== undefined ? { runAsGroup: { value: runAsGroup } } : {}),
+        ...(psc?.supplementalGroups ? { supplementalGroups: psc.supplementalGroups } : {}),
+        ...(sc?.capabilities ? { capabilities: { addCapabilities: sc.capabilities.add ?? [], dropCapabilities: sc.capabilities.drop ?? [] } } : {}),
+        noNewPrivs: sc?.allowPrivilegeEscalation === false,
+      },
+    },
+  };
+  return { ok: true, config };
+}

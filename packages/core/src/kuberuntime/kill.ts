@@ -1,0 +1,92 @@
+/** Stopping containers (honouring the grace period) and sandboxes. */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { CriClient } from '../cri/types.ts';
+import { DEFAULT_CRI_TIMEOUT_MS, isNotFound } from '../cri/types.ts';
+import { POD_TERMINATION_GRACE_PERIOD_ANNOTATION } from '../container/labels.ts';
+import type { ContainerId, KillPodOptions, PodSyncResult, RuntimePod, SyncStepResult } from '../container/types.ts';
+import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, MIN_GRACE_PERIOD_SECONDS, type EventSink } from './types.ts';
+
+export interface KillDeps {
+  cri: Pick<CriClient, 'stopContainer' | 'stopPodSandbox' | 'containerStatus'>;
+  events: EventSink;
+  timed: <T>(op: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+/** Seconds a container gets between the stop signal and SIGKILL. */
+export function gracePeriodFor(pod: V1Pod | undefined, annotations: Record<string, string>, override?: number): number {
+  let grace = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS;
+  if (pod) grace = pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? grace;
+  else {
+    const a = Number.parseInt(annotations[POD_TERMINATION_GRACE_PERIOD_ANNOTATION] ?? '', 10);
+    if (Number.isFinite(a)) grace = a;
+  }
+  if (grace < MIN_GRACE_PERIOD_SECONDS) grace = MIN_GRACE_PERIOD_SECONDS;
+  if (override !== undefined) grace = override;
+  return grace;
+}
+
+function fieldPathOf(pod: V1Pod, name: string): string | undefined {
+  if ((pod.spec?.containers ?? []).some((c) => c.name === name)) return `spec.containers{${name}}`;
+  if ((pod.spec?.initContainers ?? []).some((c) => c.name === name)) return `spec.initContainers{${name}}`;
+  return undefined;
+}
+
+export async function killContainer(
+  deps: KillDeps,
+  pod: V1Pod | undefined,
+  id: ContainerId,
+  name: string,
+  message: string,
+  gracePeriodOverride?: number,
+): Promise<SyncStepResult> {
+  const step: SyncStepResult = { action: 'KillContainer', target: name };
+  let annotations: Record<string, string> = {};
+  if (!pod) {
+    try {
+      annotations = (await deps.cri.containerStatus({ containerId: id.id })).status?.annotations ?? {};
+    } catch {
+      // restore nothing: defaults apply
+    }
+  }
+  const grace = gracePeriodFor(pod, annotations, gracePeriodOverride);
+  if (pod) deps.events(pod, 'Normal', 'Killing', message || `Stopping container ${name}`, fieldPathOf(pod, name));
+  try {
+    await deps.timed('stop_container', () =>
+      deps.cri.stopContainer({ containerId: id.id, timeout: grace }, { timeoutMs: grace * 1000 + DEFAULT_CRI_TIMEOUT_MS }),
+    );
+  } catch (err) {
+    if (!isNotFound(err)) {
+      step.error = 'KillContainerError';
+      step.message = `failed to stop container ${name}: ${String(err)}`;
+    }
+  }
+  return step;
+}
+
+export async function killPodWithDeps(deps: KillDeps, pod: V1Pod | undefined, running: RuntimePod, opts: KillPodOptions = {}): Promise<PodSyncResult> {
+  const steps = await Promise.all(
+    running.containers
+      .filter((c) => c.state === 'running' || c.state === 'unknown' || c.state === 'created')
+      .map((c) => killContainer(deps, pod, c.id, c.name, opts.reason ?? '', opts.gracePeriodOverride)),
+  );
+  const result: PodSyncResult = { steps: [...steps] };
+  const failed = steps.find((s) => s.error);
+  if (failed) {
+    result.error = { reason: failed.error ?? 'KillContainerError', message: failed.message ?? '' };
+    return result;
+  }
+  for (const sb of running.sandboxes) {
+    const step: SyncStepResult = { action: 'KillPodSandbox', target: sb.id.id };
+    try {
+      await deps.timed('stop_podsandbox', () => deps.cri.stopPodSandbox({ podSandboxId: sb.id.id }));
+    } catch (err) {
+      if (!isNotFound(err)) {
+        step.error = 'KillPodSandboxError';
+        step.message = `failed to stop sandbox ${sb.id.id}: ${String(err)}`;
+        result.error ??= { reason: step.error, message: step.message };
+      }
+    }
+    result.steps.push(step);
+  }
+  return result;
+}

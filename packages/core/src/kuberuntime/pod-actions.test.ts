@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { computePodActions } from './pod-actions.ts';
+import { container, cstatus, makePod, podStatus, sandbox } from './testing/builders.ts';
+import type { PodActions } from './types.ts';
+
+const app = container('app');
+const side = container('side');
+const init1 = container('init1');
+const init2 = container('init2');
+
+type Want = Partial<Omit<PodActions, 'containersToKill'>> & { kill?: string[] };
+
+interface Case {
+  name: string;
+  pod: ReturnType<typeof makePod>;
+  status: ReturnType<typeof podStatus>;
+  want: Want;
+}
+
+const pAlways = makePod({ containers: [app, side] });
+const pNever = makePod({ containers: [app], restartPolicy: 'Never' });
+const pOnFailure = makePod({ containers: [app, side], restartPolicy: 'OnFailure' });
+const pInit = makePod({ containers: [app], initContainers: [init1, init2] });
+const pInitNever = makePod({ containers: [app], initContainers: [init1], restartPolicy: 'Never' });
+const pHost = makePod({ containers: [app], hostNetwork: true });
+const changedApp = { ...app, command: ['sleep', '100'] };
+const pChanged = makePod({ containers: [changedApp, side] });
+
+const cases: Case[] = [
+  { name: 'no sandbox: create sandbox and start all', pod: pAlways, status: podStatus(pAlways, []), want: { killPod: true, createSandbox: true, attempt: 0, containersToStart: [0, 1] } },
+  { name: 'all running: nothing', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'running'), cstatus(side, 'running')]), want: { killPod: false, createSandbox: false, sandboxId: 's1', containersToStart: [] } },
+  { name: 'sandbox not ready: recreate with attempt+1', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'notready', 2)], [cstatus(app, 'exited')]), want: { killPod: true, createSandbox: true, attempt: 3, sandboxId: 's1', containersToStart: [0, 1] } },
+  { name: 'multiple ready sandboxes: recreate', pod: pAlways, status: podStatus(pAlways, [sandbox('s2', 'ready', 1), sandbox('s1', 'ready', 0)]), want: { killPod: true, createSandbox: true, attempt: 2 } },
+  { name: 'network mode changed: recreate', pod: pHost, status: podStatus(pHost, [{ ...sandbox('s1', 'ready'), hostNetwork: false }], [cstatus(app, 'running')]), want: { killPod: true, createSandbox: true, attempt: 1 } },
+  { name: 'Never: dead sandbox with containers is not recreated', pod: pNever, status: podStatus(pNever, [sandbox('s1', 'notready')], [cstatus(app, 'exited')]), want: { killPod: true, createSandbox: false } },
+  { name: 'OnFailure: sandbox recreated only for unsucceeded containers', pod: pOnFailure, status: podStatus(pOnFailure, [sandbox('s1', 'notready')], [cstatus(app, 'exited'), cstatus(side, 'exited', { exitCode: 1 })]), want: { killPod: true, createSandbox: true, containersToStart: [1] } },
+  { name: 'OnFailure: all succeeded, no new sandbox', pod: pOnFailure, status: podStatus(pOnFailure, [sandbox('s1', 'notready')], [cstatus(app, 'exited'), cstatus(side, 'exited')]), want: { killPod: true, createSandbox: false } },
+  { name: 'Always: exited container restarted', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'exited'), cstatus(side, 'running')]), want: { killPod: false, containersToStart: [0] } },
+  { name: 'OnFailure: exit 0 stays, exit 1 restarts', pod: pOnFailure, status: podStatus(pOnFailure, [sandbox('s1', 'ready')], [cstatus(app, 'exited'), cstatus(side, 'exited', { exitCode: 1 })]), want: { killPod: false, containersToStart: [1] } },
+  { name: 'Never: completed container, nothing left → kill pod', pod: pNever, status: podStatus(pNever, [sandbox('s1', 'ready')], [cstatus(app, 'exited', { exitCode: 1 })]), want: { killPod: true, createSandbox: false, containersToStart: [] } },
+  { name: 'missing container started', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(side, 'running')]), want: { containersToStart: [0] } },
+  { name: 'unknown container killed then restarted', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'unknown', { id: { type: 'fake', id: 'u1' } }), cstatus(side, 'running')]), want: { containersToStart: [0], kill: ['u1'] } },
+  { name: 'created container started again', pod: pNever, status: podStatus(pNever, [sandbox('s1', 'ready')], [cstatus(app, 'created')]), want: { containersToStart: [0] } },
+  { name: 'hash changed: kill and restart', pod: pChanged, status: podStatus(pChanged, [sandbox('s1', 'ready')], [cstatus(app, 'running', { id: { type: 'fake', id: 'old' } }), cstatus(side, 'running')]), want: { containersToStart: [0], kill: ['old'] } },
+  { name: 'init: fresh sandbox starts the first init container', pod: pInit, status: podStatus(pInit, []), want: { createSandbox: true, nextInitContainerToStart: 0, containersToStart: [] } },
+  { name: 'init: first done → second', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(init1, 'exited')]), want: { nextInitContainerToStart: 1, containersToStart: [] } },
+  { name: 'init: one running → wait', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(init2, 'running'), cstatus(init1, 'exited')]), want: { nextInitContainerToStart: undefined, containersToStart: [] } },
+  { name: 'init: all done → app containers', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(init2, 'exited'), cstatus(init1, 'exited')]), want: { nextInitContainerToStart: undefined, containersToStart: [0] } },
+  { name: 'init: failed, Always → restart it', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(init1, 'exited', { exitCode: 2 })]), want: { killPod: false, nextInitContainerToStart: 0 } },
+  { name: 'init: failed, Never → kill pod', pod: pInitNever, status: podStatus(pInitNever, [sandbox('s1', 'ready')], [cstatus(init1, 'exited', { exitCode: 2 })]), want: { killPod: true, nextInitContainerToStart: undefined } },
+  { name: 'init: app already running → init done', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(app, 'running')]), want: { nextInitContainerToStart: undefined, containersToStart: [] } },
+];
+
+test('computePodActions', () => {
+  for (const c of cases) {
+    const got = computePodActions(c.pod, c.status);
+    const { kill, ...rest } = c.want;
+    for (const [k, v] of Object.entries(rest)) assert.deepEqual(got[k as keyof PodActions], v, `${c.name}: ${k}`);
+    assert.deepEqual(got.containersToKill.map((k) => k.id.id), kill ?? [], `${c.name}: kill`);
+  }
+});
+
+test('computePodActions: deleted pod does not restart exited containers', () => {
+  const p = makePod({ containers: [app] });
+  p.metadata!.deletionTimestamp = new Date(0);
+  const got = computePodActions(p, podStatus(p, [sandbox('s1', 'ready')], [cstatus(app, 'exited', { exitCode: 1 })]));
+  assert.deepEqual(got.containersToStart, []);
+  assert.equal(got.killPod, true);
+});

@@ -1,0 +1,154 @@
+/**
+ * computePodActions: the pure decision at the heart of the kubelet's kuberuntime manager — given the
+ * desired pod and what the runtime reports, which sandbox/containers to kill and which to start.
+ */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { findContainerStatusByName, type ContainerStatus, type PodStatus } from '../container/types.ts';
+import { hashContainer } from '../container/hash.ts';
+import type { ContainerToKill, PodActions } from './types.ts';
+
+export function restartPolicyOf(pod: V1Pod): 'Always' | 'OnFailure' | 'Never' {
+  const p = pod.spec?.restartPolicy;
+  return p === 'OnFailure' || p === 'Never' ? p : 'Always';
+}
+
+export function shouldRestartOnFailure(pod: V1Pod): boolean {
+  return restartPolicyOf(pod) !== 'Never';
+}
+
+/** Whether the sandbox must be (re)created; with the attempt number and the newest sandbox id. */
+export function podSandboxChanged(pod: V1Pod, status: PodStatus): { changed: boolean; attempt: number; sandboxId: string } {
+  const newest = status.sandboxStatuses[0];
+  if (!newest) return { changed: true, attempt: 0, sandboxId: '' };
+  const ready = status.sandboxStatuses.filter((s) => s.state === 'ready').length;
+  const next = { attempt: newest.attempt + 1, sandboxId: newest.id };
+  if (ready > 1) return { changed: true, ...next };
+  if (newest.state !== 'ready') return { changed: true, ...next };
+  const wantHost = pod.spec?.hostNetwork === true;
+  if (newest.hostNetwork !== undefined && newest.hostNetwork !== wantHost) return { changed: true, ...next };
+  return { changed: false, attempt: newest.attempt, sandboxId: newest.id };
+}
+
+export function shouldContainerBeRestarted(c: V1Container, pod: V1Pod, status: PodStatus): boolean {
+  if (pod.metadata?.deletionTimestamp) return false;
+  const cs = findContainerStatusByName(status, c.name);
+  if (!cs) return true;
+  if (cs.state === 'running') return false;
+  if (cs.state === 'unknown' || cs.state === 'created') return true;
+  const policy = restartPolicyOf(pod);
+  if (policy === 'Never') return false;
+  if (policy === 'OnFailure' && cs.exitCode === 0) return false;
+  return true;
+}
+
+export function isInitContainerFailed(s: ContainerStatus): boolean {
+  if (s.reason === 'OOMKilled') return true;
+  if (s.state === 'exited' && s.exitCode !== 0) return true;
+  return s.state === 'unknown';
+}
+
+function containerSucceeded(c: V1Container, status: PodStatus): boolean {
+  const cs = findContainerStatusByName(status, c.name);
+  return cs !== undefined && cs.state === 'exited' && cs.exitCode === 0;
+}
+
+/**
+ * The next init container to run: `done` when all have succeeded (or an app container already runs);
+ * `failed` carries the status of the last failed one.
+ */
+export function findNextInitContainerToRun(
+  pod: V1Pod,
+  status: PodStatus,
+): { done: boolean; next?: number; failed?: ContainerStatus } {
+  const inits = pod.spec?.initContainers ?? [];
+  if (inits.length === 0) return { done: true };
+  for (const c of pod.spec?.containers ?? []) {
+    if (findContainerStatusByName(status, c.name)?.state === 'running') return { done: true };
+  }
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const cs = findContainerStatusByName(status, inits[i]!.name);
+    if (cs && isInitContainerFailed(cs)) return { done: false, next: i, failed: cs };
+  }
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const cs = findContainerStatusByName(status, inits[i]!.name);
+    if (!cs) continue;
+    if (cs.state === 'running') return { done: false };
+    // Created but never started: the runtime likely failed to start it; start it again.
+    if (cs.state === 'created') return { done: false, next: i };
+    if (cs.exitCode === 0) return i === inits.length - 1 ? { done: true } : { done: false, next: i + 1 };
+  }
+  return { done: false, next: 0 };
+}
+
+function emptyActions(): PodActions {
+  return { killPod: false, createSandbox: false, sandboxId: '', attempt: 0, containersToStart: [], containersToKill: [] };
+}
+
+export function computePodActions(pod: V1Pod, status: PodStatus): PodActions {
+  const sb = podSandboxChanged(pod, status);
+  const actions: PodActions = { ...emptyActions(), killPod: sb.changed, createSandbox: sb.changed, sandboxId: sb.sandboxId, attempt: sb.attempt };
+  if (sb.changed) return sandboxActions(pod, status, actions);
+
+  const init = findNextInitContainerToRun(pod, status);
+  if (!init.done) {
+    if (init.next !== undefined) {
+      if (init.failed && !shouldRestartOnFailure(pod)) actions.killPod = true;
+      else {
+        if (init.failed?.state === 'unknown') {
+          actions.containersToKill.push({ id: init.failed.id, name: init.failed.name, message: 'Init container is in unknown state, try killing it before restart', reason: 'UnknownState' });
+        }
+        actions.nextInitContainerToStart = init.next;
+      }
+    }
+    return actions;
+  }
+  appContainerActions(pod, status, actions);
+  return actions;
+}
+
+/** Sandbox (re)creation: start from the first init container, or all app containers. */
+function sandboxActions(pod: V1Pod, status: PodStatus, actions: PodActions): PodActions {
+  if (!shouldRestartOnFailure(pod) && actions.attempt !== 0 && status.containerStatuses.length !== 0) {
+    actions.createSandbox = false;
+    return actions;
+  }
+  const toStart: number[] = [];
+  (pod.spec?.containers ?? []).forEach((c, i) => {
+    if (restartPolicyOf(pod) === 'OnFailure' && containerSucceeded(c, status)) return;
+    toStart.push(i);
+  });
+  if (toStart.length === 0) {
+    actions.createSandbox = false;
+    return actions;
+  }
+  if ((pod.spec?.initContainers ?? []).length > 0) {
+    actions.nextInitContainerToStart = 0;
+    return actions;
+  }
+  actions.containersToStart = toStart;
+  return actions;
+}
+
+function appContainerActions(pod: V1Pod, status: PodStatus, actions: PodActions): void {
+  let keep = 0;
+  (pod.spec?.containers ?? []).forEach((c, idx) => {
+    const cs = findContainerStatusByName(status, c.name);
+    if (!cs || cs.state !== 'running') {
+      if (shouldContainerBeRestarted(c, pod, status)) {
+        actions.containersToStart.push(idx);
+        if (cs?.state === 'unknown') {
+          actions.containersToKill.push({ id: cs.id, name: c.name, container: c, message: 'Container is in unknown state, try killing it before restart', reason: 'UnknownState' });
+        }
+      }
+      return;
+    }
+    if (cs.hash !== '' && cs.hash !== hashContainer(c)) {
+      actions.containersToStart.push(idx);
+      const kill: ContainerToKill = { id: cs.id, name: c.name, container: c, message: `Container ${c.name} definition changed, will be restarted`, reason: 'SpecChanged' };
+      actions.containersToKill.push(kill);
+      return;
+    }
+    keep++;
+  });
+  if (keep === 0 && actions.containersToStart.length === 0) actions.killPod = true;
+}

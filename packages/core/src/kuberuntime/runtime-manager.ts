@@ -1,0 +1,226 @@
+/**
+ * The kubelet's kuberuntime manager: the container Runtime implemented over CRI. syncPod executes what
+ * computePodActions decided: kill, (re)create the sandbox, start the next init container or the app
+ * containers, with CrashLoopBackOff per (pod, container).
+ */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import { Backoff } from '../util/backoff.ts';
+import type { KillPodOptions, PodStatus, PodSyncResult, Runtime, RuntimePod, SyncStepResult } from '../container/types.ts';
+import { formatGoDuration } from '../container/go-duration.ts';
+import { hashContainer } from '../container/hash.ts';
+import type { ImageManager } from '../images/types.ts';
+import { computePodActions } from './pod-actions.ts';
+import { generatePodSandboxConfig, podLogsDirectory } from './sandbox-config.ts';
+import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
+import { errText, startContainer, type StartDeps } from './start-container.ts';
+import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
+import type { EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
+import { removeDeadPods, type GcResult } from './gc.ts';
+
+export interface KubeRuntimeDeps {
+  cri: CriClient;
+  clock: Clock;
+  logger: Logger;
+  images: ImageManager;
+  events: EventSink;
+  fs?: RuntimeFs;
+}
+
+export function podFullName(pod: V1Pod): string {
+  return `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? 'default'}(${pod.metadata?.uid ?? ''})`;
+}
+
+export class KubeRuntimeManager implements Runtime {
+  private readonly backOff: Backoff;
+  private readonly log: Logger;
+  private runtimeType: string;
+  private typeKnown = false;
+  private typeLookup: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: KubeRuntimeDeps,
+    private readonly config: KubeRuntimeConfig,
+  ) {
+    this.backOff = new Backoff(deps.clock, config.crashLoopBackOff);
+    this.log = deps.logger.child('kuberuntime');
+    this.runtimeType = config.runtimeType ?? 'cri';
+  }
+
+  get type(): string {
+    return this.runtimeType;
+  }
+
+  async version(): Promise<{ name: string; version: string; apiVersion: string }> {
+    const v = await this.timed('version', () => this.deps.cri.version({ version: '0.1.0' }));
+    if (!this.config.runtimeType && v.runtimeName) this.runtimeType = v.runtimeName;
+    return { name: v.runtimeName, version: v.runtimeVersion, apiVersion: v.runtimeApiVersion };
+  }
+
+  async getPods(all: boolean): Promise<RuntimePod[]> {
+    await this.resolveType();
+    return this.timed('list_pods', () => listRuntimePods(this.deps.cri, this.runtimeType, all));
+  }
+
+  async getPodStatus(uid: string, name: string, namespace: string): Promise<PodStatus> {
+    await this.resolveType();
+    return this.timed('pod_status', () => readPodStatus(this.deps.cri, this.runtimeType, uid, name, namespace));
+  }
+
+  /** Container IDs are `<runtimeName>://<id>`: learn the runtime's name once (CRI Version). */
+  private async resolveType(): Promise<void> {
+    if (this.config.runtimeType || this.typeKnown) return;
+    this.typeLookup ??= this.version()
+      .then(() => {
+        this.typeKnown = true;
+      })
+      .finally(() => (this.typeLookup = undefined));
+    await this.typeLookup;
+  }
+
+  killPod(pod: V1Pod | undefined, running: RuntimePod, opts: KillPodOptions = {}): Promise<PodSyncResult> {
+    return killPodWithDeps(this.killDeps(), pod, running, opts);
+  }
+
+  async syncPod(pod: V1Pod, status: PodStatus): Promise<PodSyncResult> {
+    const actions = computePodActions(pod, status);
+    const result: PodSyncResult = { steps: [] };
+    const fail = (step: SyncStepResult) => {
+      result.steps.push(step);
+      if (step.error) result.error ??= { reason: step.error, message: step.message ?? '' };
+      return !step.error;
+    };
+    if (actions.createSandbox && actions.sandboxId) {
+      this.deps.events(pod, 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.');
+    }
+    if (actions.killPod) {
+      const r = await this.killPod(pod, runningPodFromStatus(status));
+      result.steps.push(...r.steps);
+      if (r.error) return { ...result, error: r.error };
+    } else {
+      for (const k of actions.containersToKill) {
+        if (!fail(await killContainer(this.killDeps(), pod, k.id, k.name, k.message))) return result;
+      }
+    }
+    let sandboxId = actions.sandboxId;
+    let podIps = status.ips;
+    if (actions.createSandbox) {
+      const created = await this.createSandbox(pod, actions.attempt);
+      if (!fail(created.step)) return result;
+      sandboxId = created.id;
+      podIps = created.ips;
+    }
+    if (!sandboxId) return result;
+    const sandboxConfig = generatePodSandboxConfig(pod, actions.attempt, this.config);
+    const start = async (c: V1Container, init: boolean) =>
+      fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps));
+    if (actions.nextInitContainerToStart !== undefined) {
+      const c = pod.spec?.initContainers?.[actions.nextInitContainerToStart];
+      if (c) await start(c, true);
+      return result;
+    }
+    for (const idx of actions.containersToStart) {
+      const c = pod.spec?.containers[idx];
+      if (c) await start(c, false);
+    }
+    return result;
+  }
+
+  /** Removes dead containers and sandboxes of pods that are no longer desired (and not being worked on). */
+  async garbageCollect(desired: ReadonlySet<string>, busy: (uid: string) => boolean): Promise<GcResult> {
+    const pods = await this.getPods(true);
+    return removeDeadPods(this.deps.cri, pods, desired, busy, this.log);
+  }
+
+  /** Ms until the container may be restarted (0 = not in back-off); lets the kubelet schedule a resync. */
+  backOffRemaining(pod: V1Pod, c: V1Container, status: PodStatus): number {
+    const dead = status.containerStatuses.find((s) => s.name === c.name && s.state === 'exited');
+    if (!dead) return 0;
+    return this.backOff.remaining(backOffKey(pod, c), dead.finishedAt);
+  }
+
+  private async startOne(
+    pod: V1Pod,
+    c: V1Container,
+    init: boolean,
+    sandboxId: string,
+    sandboxConfig: PodSandboxConfig,
+    status: PodStatus,
+    podIps: string[],
+  ): Promise<SyncStepResult> {
+    const step: SyncStepResult = { action: init ? 'InitContainer' : 'StartContainer', target: c.name };
+    const backOff = this.doBackOff(pod, c, status, init);
+    if (backOff) return { ...step, error: 'CrashLoopBackOff', message: backOff };
+    await this.pruneDeadInstances(c.name, status);
+    const r = await startContainer(this.startDeps(), pod, c, init, sandboxId, sandboxConfig, status, podIps);
+    if (!r.ok) return { ...step, error: r.reason, message: r.message };
+    return step;
+  }
+
+  /** The CrashLoopBackOff message when the container's last exit is still within its back-off. */
+  private doBackOff(pod: V1Pod, c: V1Container, status: PodStatus, init: boolean): string | undefined {
+    const dead = status.containerStatuses.find((s) => s.name === c.name && s.state === 'exited');
+    if (!dead) return undefined;
+    const key = backOffKey(pod, c);
+    if (this.backOff.isInBackOffSince(key, dead.finishedAt)) {
+      const fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
+      this.deps.events(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podFullName(pod)}`, fieldPath);
+      return `back-off ${formatGoDuration(this.backOff.get(key))} restarting failed container=${c.name} pod=${podFullName(pod)}`;
+    }
+    this.backOff.next(key, dead.finishedAt);
+    return undefined;
+  }
+
+  /** Keeps only the newest dead instance of a container (its lastState and previous log), as container GC would. */
+  private async pruneDeadInstances(name: string, status: PodStatus): Promise<void> {
+    const dead = status.containerStatuses.filter((s) => s.name === name && s.state === 'exited');
+    for (const old of dead.slice(1)) {
+      try {
+        await this.timed('remove_container', () => this.deps.cri.removeContainer({ containerId: old.id.id }));
+      } catch (err) {
+        this.log.debug('failed to remove dead container', { id: old.id.id, err: errText(err) });
+      }
+    }
+  }
+
+  private async createSandbox(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: string[] }> {
+    const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
+    const config = generatePodSandboxConfig(pod, attempt, this.config);
+    try {
+      await this.deps.fs?.mkdirp(podLogsDirectory(this.config.podLogsDir, pod));
+      const r = await this.timed('run_podsandbox', () => this.deps.cri.runPodSandbox({ config }));
+      let ips: string[] = [];
+      try {
+        const st = await this.deps.cri.podSandboxStatus({ podSandboxId: r.podSandboxId });
+        ips = [st.status?.network?.ip ?? '', ...(st.status?.network?.additionalIps ?? []).map((x) => x.ip)].filter((x) => x);
+      } catch (err) {
+        this.log.warn('PodSandboxStatus failed after RunPodSandbox', { err: errText(err) });
+      }
+      return { step, id: r.podSandboxId, ips };
+    } catch (err) {
+      const message = `Failed to create pod sandbox: ${errText(err)}`;
+      this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', message);
+      return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: [] };
+    }
+  }
+
+  /** Hook for per-operation instrumentation; CRI calls are timed by instrumentCri (see kubelet.ts). */
+  private timed<T>(_op: string, fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
+  private killDeps(): KillDeps {
+    return { cri: this.deps.cri, events: this.deps.events, timed: (op, fn) => this.timed(op, fn) };
+  }
+
+  private startDeps(): StartDeps {
+    return { cri: this.deps.cri, images: this.deps.images, events: this.deps.events, timed: (op, fn) => this.timed(op, fn), nodeName: this.config.nodeName, fs: this.deps.fs };
+  }
+}
+
+function backOffKey(pod: V1Pod, c: V1Container): string {
+  const m = pod.metadata ?? {};
+  return `${m.name ?? ''}_${m.namespace ?? ''}_${m.uid ?? ''}_${c.name}_${hashContainer(c)}`;
+}

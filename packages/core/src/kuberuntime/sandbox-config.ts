@@ -1,0 +1,71 @@
+/** PodSandboxConfig from a pod: metadata, labels, hostname, DNS, ports, log directory, cgroup parent, namespaces. */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { PodSandboxConfig, PortMapping } from '../cri/types.ts';
+import { POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../container/labels.ts';
+import { defaultCgroupParent } from './qos.ts';
+import type { KubeRuntimeConfig } from './types.ts';
+
+export function podLogsDirectory(podLogsDir: string, pod: V1Pod): string {
+  const m = pod.metadata ?? {};
+  return `${podLogsDir.replace(/\/$/, '')}/${m.namespace ?? 'default'}_${m.name ?? ''}_${m.uid ?? ''}`;
+}
+
+export function podLabels(pod: V1Pod): Record<string, string> {
+  const m = pod.metadata ?? {};
+  return { ...(m.labels ?? {}), [POD_NAME_LABEL]: m.name ?? '', [POD_NAMESPACE_LABEL]: m.namespace ?? 'default', [POD_UID_LABEL]: m.uid ?? '' };
+}
+
+function portMappings(pod: V1Pod): PortMapping[] {
+  const out: PortMapping[] = [];
+  for (const c of pod.spec?.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      out.push({
+        protocol: p.protocol === 'UDP' ? 'UDP' : p.protocol === 'SCTP' ? 'SCTP' : 'TCP',
+        containerPort: p.containerPort,
+        hostPort: p.hostPort ?? 0,
+        hostIp: p.hostIP ?? '',
+      });
+    }
+  }
+  return out;
+}
+
+export function namespaceOptions(pod: V1Pod): { network: 'POD' | 'NODE'; pid: 'POD' | 'CONTAINER' | 'NODE'; ipc: 'POD' | 'NODE' } {
+  const s = pod.spec;
+  return {
+    network: s?.hostNetwork ? 'NODE' : 'POD',
+    pid: s?.hostPID ? 'NODE' : s?.shareProcessNamespace ? 'POD' : 'CONTAINER',
+    ipc: s?.hostIPC ? 'NODE' : 'POD',
+  };
+}
+
+export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeRuntimeConfig): PodSandboxConfig {
+  const m = pod.metadata ?? {};
+  const s = pod.spec;
+  const sc = s?.securityContext;
+  const privileged = [...(s?.initContainers ?? []), ...(s?.containers ?? [])].some((c) => c.securityContext?.privileged === true);
+  const sysctls = Object.fromEntries((sc?.sysctls ?? []).map((x) => [x.name, x.value]));
+  const config: PodSandboxConfig = {
+    metadata: { name: m.name ?? '', namespace: m.namespace ?? 'default', uid: m.uid ?? '', attempt },
+    labels: podLabels(pod),
+    annotations: { ...(m.annotations ?? {}) },
+    logDirectory: podLogsDirectory(cfg.podLogsDir, pod),
+    portMappings: portMappings(pod),
+    linux: {
+      cgroupParent: (cfg.cgroupParent ?? defaultCgroupParent)(pod),
+      sysctls,
+      securityContext: {
+        namespaceOptions: namespaceOptions(pod),
+        privileged,
+        ...(sc?.runAsUser !== undefined ? { runAsUser: { value: sc.runAsUser } } : {}),
+        ...(sc?.runAsGroup !== undefined ? { runAsGroup: { value: sc.runAsGroup } } : {}),
+        ...(sc?.supplementalGroups ? { supplementalGroups: sc.supplementalGroups } : {}),
+      },
+    },
+  };
+  // containerd refuses a hostname for host-network sandboxes (no private UTS namespace).
+  if (!s?.hostNetwork) config.hostname = (s?.hostname ?? m.name ?? '').slice(0, 63);
+  const dns = s?.dnsConfig;
+  if (dns) config.dnsConfig = { servers: dns.nameservers ?? [], searches: dns.searches ?? [], options: (dns.options ?? []).map((o) => (o.value ? `${o.name}:${o.value}` : (o.name ?? ''))) };
+  return config;
+}

@@ -1,0 +1,73 @@
+/**
+ * Starting one container, as the kubelet's startContainer: image → config → CreateContainer →
+ * StartContainer, each failure a value with the kubelet's reason (ErrImagePull..., CreateContainerConfigError,
+ * CreateContainerError, RunContainerError) and a Warning event.
+ */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
+import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
+import type { ImageManager } from '../images/types.ts';
+import { generateContainerConfig } from './container-config.ts';
+import type { EventSink, RuntimeFs } from './types.ts';
+
+export interface StartDeps {
+  cri: Pick<CriClient, 'createContainer' | 'startContainer'>;
+  images: ImageManager;
+  events: EventSink;
+  timed: <T>(op: string, fn: () => Promise<T>) => Promise<T>;
+  nodeName: string;
+  /** Creates `<pod log dir>/<container>/` before CreateContainer (the kubelet does; runtimes expect it). */
+  fs?: RuntimeFs;
+}
+
+export type StartResult = { ok: true; containerId: string } | { ok: false; reason: string; message: string };
+
+export function errText(err: unknown): string {
+  if (err && typeof err === 'object' && 'details' in err && typeof err.details === 'string' && err.details) return err.details;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function startContainer(
+  deps: StartDeps,
+  pod: V1Pod,
+  c: V1Container,
+  init: boolean,
+  sandboxId: string,
+  sandboxConfig: PodSandboxConfig,
+  status: PodStatus,
+  podIps: string[],
+): Promise<StartResult> {
+  const fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
+  const warn = (message: string) => deps.events(pod, 'Warning', 'Failed', `Error: ${message}`, fieldPath);
+  const img = await deps.images.ensureImageExists(pod, c);
+  if (!img.ok) return img;
+  const prev = findContainerStatusByName(status, c.name);
+  const restartCount = prev ? prev.restartCount + 1 : 0;
+  const cfg = generateContainerConfig(pod, c, restartCount, img.imageRef, { podIp: podIps[0] ?? '', podIps, nodeName: deps.nodeName });
+  if (!cfg.ok) {
+    warn(cfg.message);
+    return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
+  }
+  let containerId: string;
+  try {
+    if (deps.fs && sandboxConfig.logDirectory) await deps.fs.mkdirp(`${sandboxConfig.logDirectory}/${c.name}`);
+    const r = await deps.timed('create_container', () =>
+      deps.cri.createContainer({ podSandboxId: sandboxId, config: cfg.config, sandboxConfig }),
+    );
+    containerId = r.containerId;
+  } catch (err) {
+    const message = errText(err);
+    warn(message);
+    return { ok: false, reason: 'CreateContainerError', message };
+  }
+  deps.events(pod, 'Normal', 'Created', `Created container: ${c.name}`, fieldPath);
+  try {
+    await deps.timed('start_container', () => deps.cri.startContainer({ containerId }));
+  } catch (err) {
+    const message = errText(err);
+    warn(message);
+    return { ok: false, reason: 'RunContainerError', message };
+  }
+  deps.events(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
+  return { ok: true, containerId };
+}

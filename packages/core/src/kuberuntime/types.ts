@@ -1,0 +1,67 @@
+/** kuberuntime's own types: the actions a sync computes, its config and the seams it is driven through. */
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { ContainerId } from '../container/types.ts';
+import type { BackoffConfig } from '../util/backoff.ts';
+
+export type KillReason = 'SpecChanged' | 'UnknownState' | 'PodTerminating' | 'Unhealthy';
+
+export interface ContainerToKill {
+  id: ContainerId;
+  name: string;
+  /** Undefined when the container is not in the pod spec (orphan). */
+  container?: V1Container;
+  message: string;
+  reason: KillReason;
+}
+
+/** What syncPod must do, as the kubelet's podActions. */
+export interface PodActions {
+  /** Stop every container and the sandbox(es). */
+  killPod: boolean;
+  /** Create a (new) sandbox after the kill. */
+  createSandbox: boolean;
+  /** ID of the newest existing sandbox ('' when none). */
+  sandboxId: string;
+  /** Attempt number for the new sandbox. */
+  attempt: number;
+  /** Index into spec.initContainers of the next init container to start. */
+  nextInitContainerToStart?: number;
+  /** Indexes into spec.containers to start. */
+  containersToStart: number[];
+  containersToKill: ContainerToKill[];
+}
+
+/** Where kuberuntime reports Kubernetes Events (adapted to the EventRecorder by the kubelet). */
+export type EventSink = (
+  pod: V1Pod,
+  type: 'Normal' | 'Warning',
+  reason: string,
+  message: string,
+  fieldPath?: string,
+) => void;
+
+/** Optional metrics seam: kubelet_runtime_operations_* and friends. */
+export interface RuntimeMetrics {
+  /** One CRI operation (e.g. 'create_container') took `seconds`; `error` when it failed. */
+  observeOperation(operation: string, seconds: number, error: boolean): void;
+}
+
+/** The slice of the filesystem kuberuntime needs (log directories). */
+export interface RuntimeFs {
+  mkdirp(path: string): Promise<void>;
+}
+
+export interface KubeRuntimeConfig {
+  /** e.g. /var/log/pods. */
+  podLogsDir: string;
+  nodeName: string;
+  /** Crash-loop backoff: 10 s doubling to 300 s. */
+  crashLoopBackOff: BackoffConfig;
+  /** Cgroup parent for a pod's sandbox; default `/kubepods[/burstable|/besteffort]/pod<uid>`. */
+  cgroupParent?: (pod: V1Pod) => string;
+  /** Container runtime type used in container IDs (`<type>://<id>`); default from CRI Version runtimeName. */
+  runtimeType?: string;
+}
+
+export const MIN_GRACE_PERIOD_SECONDS = 2;
+export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;

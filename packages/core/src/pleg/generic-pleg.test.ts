@@ -1,0 +1,143 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeClock } from '../util/clock.ts';
+import { nullLogger } from '../util/logger.ts';
+import { StatusCache } from '../container/cache.ts';
+import { FakeContainerRuntime } from '../container/testing/fake-container-runtime.ts';
+import type { ContainerState, RuntimePod } from '../container/types.ts';
+import type { EventBus, NodeletEvent, NodeletEventInput } from '../events/types.ts';
+import { GenericPleg, computePodEvents, generateEvents } from './generic-pleg.ts';
+import { formatGoDuration } from '../container/go-duration.ts';
+
+function pod(uid: string, containers: Array<[string, ContainerState]>, sandbox: 'ready' | 'notready' = 'ready'): RuntimePod {
+  return {
+    uid,
+    name: `pod-${uid}`,
+    namespace: 'default',
+    sandboxes: [{ id: { type: 'fake', id: `sb-${uid}` }, state: sandbox, createdAt: 0, attempt: 0 }],
+    containers: containers.map(([id, state]) => ({
+      id: { type: 'fake', id },
+      name: `name-${id}`,
+      image: 'img',
+      imageRef: 'img',
+      hash: '1',
+      state,
+      createdAt: 0,
+    })),
+  };
+}
+
+function recordingBus(): EventBus & { events: NodeletEvent[] } {
+  const events: NodeletEvent[] = [];
+  return {
+    events,
+    publish(e: NodeletEventInput) {
+      const full = { ...e, seq: events.length + 1, time: e.time ?? '' } as NodeletEvent;
+      events.push(full);
+      return full;
+    },
+    subscribe: () => () => {},
+    recent: () => events,
+  };
+}
+
+test('generateEvents transitions', () => {
+  const cases = [
+    { old: 'non-existent', now: 'running', want: ['ContainerStarted'] },
+    { old: 'running', now: 'exited', want: ['ContainerDied'] },
+    { old: 'running', now: 'non-existent', want: ['ContainerDied', 'ContainerRemoved'] },
+    { old: 'exited', now: 'non-existent', want: ['ContainerRemoved'] },
+    { old: 'non-existent', now: 'unknown', want: ['ContainerChanged'] },
+    { old: 'running', now: 'running', want: [] },
+  ] as const;
+  for (const c of cases) assert.deepEqual(generateEvents(c.old, c.now), c.want, `${c.old}->${c.now}`);
+});
+
+test('computePodEvents covers containers and sandboxes', () => {
+  const ev = computePodEvents('u', undefined, pod('u', [['c1', 'running'], ['c2', 'created']]));
+  assert.deepEqual(
+    ev.map((e) => `${e.type}:${e.data}`),
+    ['ContainerStarted:c1', 'ContainerChanged:c2', 'ContainerStarted:sb-u'],
+  );
+});
+
+test('relist emits events, updates the cache and publishes on the bus', async () => {
+  const clock = new FakeClock();
+  const rt = new FakeContainerRuntime();
+  const cache = new StatusCache();
+  const bus = recordingBus();
+  const pleg = new GenericPleg({ runtime: rt, cache, clock, logger: nullLogger, bus }, { relistPeriodMs: 1000 });
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(0);
+  const ch = pleg.watch();
+  assert.deepEqual(ch.drain().map((e) => `${e.uid}/${e.type}/${e.data}`), ['u1/ContainerStarted/c1', 'u1/ContainerStarted/sb-u1']);
+  assert.ok(cache.get('u1').modified === clock.now());
+  rt.pods = [pod('u1', [['c1', 'exited']])];
+  await clock.step(1000);
+  assert.deepEqual(ch.drain().map((e) => e.type), ['ContainerDied']);
+  rt.pods = [];
+  await clock.step(1000);
+  assert.deepEqual(ch.drain().map((e) => e.type), ['ContainerRemoved', 'ContainerDied', 'ContainerRemoved']);
+  const pl = bus.events.filter((e) => e.type === 'pleg');
+  assert.equal(pl.length, 6);
+  assert.deepEqual(pl[0]?.type === 'pleg' && [pl[0].pod.name, pl[0].containerName], ['pod-u1', 'name-c1']);
+  // nothing changes → no events and no new getPodStatus
+  const before = rt.calls.length;
+  await clock.step(1000);
+  assert.equal(ch.length, 0);
+  assert.deepEqual(rt.calls.slice(before), ['getPods']);
+  pleg.stop();
+});
+
+test('health: unhealthy before first relist and after the threshold, with the kubelet message', async () => {
+  const clock = new FakeClock();
+  const rt = new FakeContainerRuntime();
+  const pleg = new GenericPleg({ runtime: rt, cache: new StatusCache(), clock, logger: nullLogger }, { relistPeriodMs: 1000, relistThresholdMs: 180_000 });
+  assert.equal(pleg.healthy().ok, false);
+  pleg.start();
+  await clock.step(0);
+  assert.equal(pleg.healthy().ok, true);
+  rt.failGetPods = new Error('runtime down');
+  await clock.step(180_000);
+  assert.equal(pleg.healthy().ok, true);
+  await clock.step(5_000);
+  assert.deepEqual(pleg.healthy(), { ok: false, message: 'pleg was last seen active 3m5s ago; threshold is 3m0s' });
+  rt.failGetPods = undefined;
+  await clock.step(1000);
+  assert.equal(pleg.healthy().ok, true);
+  pleg.stop();
+  assert.equal(clock.pending(), 0);
+});
+
+test('events are dropped and counted when the channel is full', async () => {
+  const clock = new FakeClock();
+  const rt = new FakeContainerRuntime();
+  const pleg = new GenericPleg({ runtime: rt, cache: new StatusCache(), clock, logger: nullLogger }, { channelCapacity: 2 });
+  rt.pods = [pod('u1', [['c1', 'running'], ['c2', 'running']])];
+  await pleg.relist();
+  assert.equal(pleg.watch().length, 2);
+  assert.equal(pleg.discarded, 1);
+});
+
+test('a pod whose inspection fails is re-inspected on the next relist', async () => {
+  const clock = new FakeClock();
+  const rt = new FakeContainerRuntime();
+  const cache = new StatusCache();
+  const pleg = new GenericPleg({ runtime: rt, cache, clock, logger: nullLogger });
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  rt.failStatus.set('u1', new Error('boom'));
+  await pleg.relist();
+  assert.equal(pleg.watch().length, 0);
+  assert.ok(cache.get('u1').error);
+  rt.failStatus.clear();
+  await clock.step(1000);
+  await pleg.relist();
+  assert.equal(pleg.watch().length, 2);
+  assert.equal(cache.get('u1').error, undefined);
+});
+
+test('formatGoDuration', () => {
+  const cases: Array<[number, string]> = [[180_000, '3m0s'], [185_500, '3m5.5s'], [500, '500ms'], [3_723_000, '1h2m3s'], [0, '0s']];
+  for (const [ms, s] of cases) assert.equal(formatGoDuration(ms), s);
+});

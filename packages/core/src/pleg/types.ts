@@ -1,0 +1,47 @@
+/**
+ * Pod lifecycle event generator (PLEG): turns runtime state changes into per-pod events that wake pod
+ * workers, and keeps the pod status cache fresh. Implementations: generic (relist) and, later, evented
+ * (CRI GetContainerEvents); both expose this interface.
+ */
+import type { PlegEventType } from '../events/types.ts';
+import type { BoundedChannel } from '../util/bounded-channel.ts';
+
+export interface PodLifecycleEvent {
+  /** Pod UID. */
+  uid: string;
+  type: PlegEventType;
+  /** Container ID (bare runtime id) the event is about. */
+  data: string;
+}
+
+export interface PlegHealth {
+  ok: boolean;
+  message?: string;
+}
+
+export interface PodLifecycleEventGenerator {
+  /** Starts the relist loop / event stream. Idempotent. */
+  start(): void;
+  /** Stops it. Idempotent. */
+  stop(): void;
+  /** The channel the sync loop reads. Bounded: when full events are discarded and counted (`dropped`). */
+  watch(): BoundedChannel<PodLifecycleEvent>;
+  healthy(): PlegHealth;
+  /** Re-inspects one pod now and refreshes the cache (used after a sync to avoid stale reads). */
+  updateCache(uid: string, name: string, namespace: string): Promise<void>;
+}
+
+export interface GenericPlegConfig {
+  /** genericPlegRelistPeriod: 1 s. */
+  relistPeriodMs: number;
+  /** genericPlegRelistThreshold: 3 min. */
+  relistThresholdMs: number;
+  /** plegChannelCapacity: 1000. */
+  channelCapacity: number;
+}
+
+export const DEFAULT_GENERIC_PLEG_CONFIG: GenericPlegConfig = {
+  relistPeriodMs: 1_000,
+  relistThresholdMs: 180_000,
+  channelCapacity: 1000,
+};

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { detectCgroupLayout } from '../cm/mountinfo.ts';
+import { makeFixture } from '../cm/testing/cgroup-fixture.ts';
+import { createCgroupStatsReader } from './cgroup-stats.ts';
+
+const C = '/kubepods/burstable/pod1/cid1';
+
+test('v1 readers (cpu and cpuacct on separate mounts)', async () => {
+  const f = makeFixture('v1');
+  try {
+    const g = (ctl: string, file: string, text: string) => f.write(`/sys/fs/cgroup/${ctl}${C}/${file}`, text);
+    g('cpuacct', 'cpuacct.usage', '5000000000\n');
+    g('cpuacct', 'cpuacct.stat', 'user 300\nsystem 150\n');
+    g('cpu', 'cpu.stat', 'nr_periods 40\nnr_throttled 3\nthrottled_time 250000000\n');
+    g('memory', 'memory.usage_in_bytes', '104857600\n');
+    g('memory', 'memory.stat', 'cache 1\nrss 2\ntotal_cache 41943040\ntotal_rss 52428800\ntotal_inactive_file 20971520\ntotal_mapped_file 4096\ntotal_pgfault 1000\ntotal_pgmajfault 7\n');
+    g('memory', 'memory.failcnt', '12\n');
+    g('memory', 'memory.max_usage_in_bytes', '209715200\n');
+    g('memory', 'memory.limit_in_bytes', '9223372036854771712\n');
+    g('memory', 'memory.oom_control', 'oom_kill_disable 0\nunder_oom 0\noom_kill 2\n');
+    g('pids', 'cgroup.procs', '100\n101\n');
+    g('pids', 'tasks', '100\n101\n102\n');
+    f.write(`/sys/fs/cgroup/pids${C}/sub/cgroup.procs`, '103\n');
+    f.write(`/sys/fs/cgroup/pids${C}/sub/tasks`, '103\n');
+    const l = await detectCgroupLayout(f.fs);
+    assert.ok(l.ok);
+    const r = createCgroupStatsReader(f.fs, l.layout);
+    assert.equal(r.driver, 'v1');
+    assert.deepEqual(await r.cpu(C), {
+      usageNanoseconds: 5e9, userNanoseconds: 3e9, systemNanoseconds: 1.5e9, periods: 40, throttledPeriods: 3, throttledNanoseconds: 2.5e8,
+    });
+    assert.deepEqual(await r.memory(C), {
+      usageBytes: 104857600, workingSetBytes: 104857600 - 20971520, rssBytes: 52428800, cacheBytes: 41943040, mappedFileBytes: 4096,
+      swapBytes: 0, maxUsageBytes: 209715200, failcnt: 12, oomEvents: 2, oomKills: 2, pageFaults: 1000, majorPageFaults: 7, limitBytes: -1,
+    });
+    assert.deepEqual(await r.processes(C), { processes: 3, threads: 4 });
+    assert.deepEqual(await r.pids(C), [100, 101, 103]);
+    assert.equal(await r.cpu('/kubepods/absent'), undefined);
+    assert.equal(await r.memory('/kubepods/absent'), undefined);
+    assert.equal(await r.processes('/kubepods/absent'), undefined);
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('v2 readers', async () => {
+  const f = makeFixture('v2');
+  try {
+    const g = (file: string, text: string) => f.write(`/sys/fs/cgroup${C}/${file}`, text);
+    g('cpu.stat', 'usage_usec 2000000\nuser_usec 1500000\nsystem_usec 500000\nnr_periods 10\nnr_throttled 1\nthrottled_usec 3000\n');
+    g('memory.current', '50000000\n');
+    g('memory.stat', 'anon 30000000\nfile 15000000\ninactive_file 10000000\nfile_mapped 100\npgfault 55\npgmajfault 5\n');
+    g('memory.events', 'low 0\nhigh 0\nmax 4\noom 2\noom_kill 1\noom_group_kill 0\n');
+    g('memory.max', 'max\n');
+    g('memory.peak', '60000000\n');
+    g('cgroup.procs', '7\n');
+    g('cgroup.threads', '7\n8\n');
+    const l = await detectCgroupLayout(f.fs);
+    assert.ok(l.ok);
+    const r = createCgroupStatsReader(f.fs, l.layout);
+    assert.equal(r.driver, 'v2');
+    assert.deepEqual(await r.cpu(C), {
+      usageNanoseconds: 2e9, userNanoseconds: 1.5e9, systemNanoseconds: 5e8, periods: 10, throttledPeriods: 1, throttledNanoseconds: 3e6,
+    });
+    assert.deepEqual(await r.memory(C), {
+      usageBytes: 5e7, workingSetBytes: 4e7, rssBytes: 3e7, cacheBytes: 1.5e7, mappedFileBytes: 100, swapBytes: 0, maxUsageBytes: 6e7,
+      failcnt: 4, oomEvents: 2, oomKills: 1, pageFaults: 55, majorPageFaults: 5, limitBytes: -1,
+    });
+    assert.deepEqual(await r.processes(C), { processes: 1, threads: 2 });
+  } finally {
+    f.cleanup();
+  }
+});

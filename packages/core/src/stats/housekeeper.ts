@@ -1,0 +1,186 @@
+/**
+ * Housekeeping: samples every registered container on an interval (kubelet: 10 s, doubling up to 15 s
+ * while nothing changes — cAdvisor's dynamic housekeeping), keeps samples in time-bounded ring buffers
+ * (2 min), and samples containers somebody watches at a fast rate, reference-counted: the last unwatch
+ * drops back to the housekeeping rate (or to nothing when sampleUnwatched is false).
+ */
+import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import { DEFAULT_MAX_AGE_MS, RingBuffer } from './ring-buffer.ts';
+import type { Sampler } from './sampler.ts';
+import type { ContainerSample, TrackedContainer } from './types.ts';
+
+export interface HousekeeperConfig {
+  intervalMs?: number;
+  maxIntervalMs?: number;
+  allowDynamic?: boolean;
+  /** Rate for watched containers (cAdvisor's UI refreshes every second). */
+  watchIntervalMs?: number;
+  maxAgeMs?: number;
+  /** false = containers nobody watches are not sampled at all. Default true (eviction needs them). */
+  sampleUnwatched?: boolean;
+}
+
+export type SampleListener = (key: string, sample: ContainerSample) => void;
+
+interface Entry {
+  target: TrackedContainer;
+  buffer: RingBuffer<ContainerSample>;
+  intervalMs: number;
+  timer?: TimerHandle;
+  listeners: Map<number, SampleListener | undefined>;
+  inflight?: Promise<ContainerSample | undefined>;
+}
+
+export class Housekeeper {
+  private readonly entries = new Map<string, Entry>();
+  private running = false;
+  private nextId = 1;
+  private readonly cfg: Required<HousekeeperConfig>;
+
+  constructor(
+    private readonly deps: { clock: Clock; sampler: Sampler; logger: Logger },
+    config: HousekeeperConfig = {},
+  ) {
+    this.cfg = {
+      intervalMs: config.intervalMs ?? 10_000,
+      maxIntervalMs: config.maxIntervalMs ?? 15_000,
+      allowDynamic: config.allowDynamic ?? true,
+      watchIntervalMs: config.watchIntervalMs ?? 1_000,
+      maxAgeMs: config.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
+      sampleUnwatched: config.sampleUnwatched ?? true,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    for (const e of this.entries.values()) this.schedule(e, 0);
+  }
+
+  stop(): void {
+    this.running = false;
+    for (const e of this.entries.values()) this.cancel(e);
+  }
+
+  /** Starts tracking a container (idempotent; a changed cgroup replaces the target). */
+  register(target: TrackedContainer): void {
+    const e = this.entries.get(target.key);
+    if (e) {
+      e.target = target;
+      return;
+    }
+    const buffer = new RingBuffer<ContainerSample>(this.cfg.maxAgeMs, Math.ceil(this.cfg.maxAgeMs / Math.min(this.cfg.watchIntervalMs, this.cfg.intervalMs)) + 2);
+    const entry: Entry = { target, buffer, intervalMs: this.cfg.intervalMs, listeners: new Map() };
+    this.entries.set(target.key, entry);
+    if (this.running) this.schedule(entry, 0);
+  }
+
+  unregister(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.cancel(e);
+    this.entries.delete(key);
+  }
+
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  target(key: string): TrackedContainer | undefined {
+    return this.entries.get(key)?.target;
+  }
+
+  /** Watches a container: fast sampling while at least one watcher remains. Returns unwatch (idempotent). */
+  watch(key: string, listener?: SampleListener): () => void {
+    const e = this.entries.get(key);
+    if (!e) return () => {};
+    const id = this.nextId++;
+    e.listeners.set(id, listener);
+    if (e.listeners.size === 1 && this.running) this.schedule(e, 0);
+    return () => {
+      if (!e.listeners.delete(id)) return;
+      if (e.listeners.size === 0 && this.running && this.entries.get(key) === e) this.schedule(e, this.delay(e));
+    };
+  }
+
+  watchers(key: string): number {
+    return this.entries.get(key)?.listeners.size ?? 0;
+  }
+
+  latest(key: string): ContainerSample | undefined {
+    return this.entries.get(key)?.buffer.latest();
+  }
+
+  previous(key: string): ContainerSample | undefined {
+    return this.entries.get(key)?.buffer.previous();
+  }
+
+  history(key: string, since?: number, limit?: number): ContainerSample[] {
+    return this.entries.get(key)?.buffer.items(since, limit) ?? [];
+  }
+
+  /** Current interval of a container (for tests and the console). */
+  intervalOf(key: string): number | undefined {
+    return this.entries.get(key)?.intervalMs;
+  }
+
+  /** Samples now (forced stats update); shares an in-flight sample. */
+  sampleNow(key: string): Promise<ContainerSample | undefined> {
+    const e = this.entries.get(key);
+    if (!e) return Promise.resolve(undefined);
+    e.inflight ??= this.sample(e).finally(() => {
+      e.inflight = undefined;
+    });
+    return e.inflight;
+  }
+
+  private delay(e: Entry): number | undefined {
+    if (e.listeners.size > 0) return this.cfg.watchIntervalMs;
+    return this.cfg.sampleUnwatched ? e.intervalMs : undefined;
+  }
+
+  private cancel(e: Entry): void {
+    e.timer?.cancel();
+    e.timer = undefined;
+  }
+
+  private schedule(e: Entry, ms: number | undefined): void {
+    this.cancel(e);
+    if (ms === undefined || !this.running) return;
+    e.timer = this.deps.clock.setTimeout(() => {
+      e.timer = undefined;
+      void this.sampleNow(e.target.key).then(() => {
+        if (this.entries.get(e.target.key) === e && e.timer === undefined) this.schedule(e, this.delay(e));
+      });
+    }, ms);
+  }
+
+  private async sample(e: Entry): Promise<ContainerSample | undefined> {
+    let s: ContainerSample | undefined;
+    try {
+      s = await this.deps.sampler(e.target);
+    } catch (err) {
+      this.deps.logger.warn('housekeeping sample failed', { key: e.target.key, err: (err as Error).message });
+      return undefined;
+    }
+    if (!s) return undefined;
+    const prev = e.buffer.latest();
+    e.buffer.push(s);
+    this.adjustInterval(e, prev, s);
+    for (const l of e.listeners.values()) {
+      try {
+        l?.(e.target.key, s);
+      } catch (err) {
+        this.deps.logger.warn('sample listener threw', { key: e.target.key, err: (err as Error).message });
+      }
+    }
+    return s;
+  }
+
+  private adjustInterval(e: Entry, prev: ContainerSample | undefined, cur: ContainerSample): void {
+    if (!this.cfg.allowDynamic || !prev) return;
+    const unchanged = prev.cpu?.usageNanoseconds === cur.cpu?.usageNanoseconds && prev.memory?.usageBytes === cur.memory?.usageBytes;
+    e.intervalMs = unchanged ? Math.min(this.cfg.maxIntervalMs, e.intervalMs * 2) : this.cfg.intervalMs;
+  }
+}

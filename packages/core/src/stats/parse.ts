@@ -1,0 +1,85 @@
+/** Parsers for cgroup and /proc text files (flat "key value" files, single numbers, line counts). */
+
+/** "key value" lines (memory.stat, cpu.stat, memory.events, cpuacct.stat) → numbers. */
+export function parseFlatKeyed(text: string | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of (text ?? '').split('\n')) {
+    const [k, v] = line.trim().split(/\s+/);
+    if (k === undefined || v === undefined) continue;
+    const n = Number(v);
+    if (Number.isFinite(n)) out[k] = n;
+  }
+  return out;
+}
+
+/** A single integer file; 'max' → -1; absent or garbage → undefined. */
+export function parseSingle(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const t = text.trim();
+  if (t === 'max') return -1;
+  if (t === '') return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Non-empty lines (cgroup.procs, tasks, cgroup.threads). */
+export function countLines(text: string | undefined): number {
+  if (text === undefined) return 0;
+  let n = 0;
+  for (const l of text.split('\n')) if (l.trim() !== '') n++;
+  return n;
+}
+
+/** /proc/meminfo → bytes ("MemTotal: 24576000 kB" → 24576000 × 1024). */
+export function parseMeminfo(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const m = /^([^:]+):\s+(\d+)(?:\s+(kB))?/.exec(line);
+    if (m) out[m[1] as string] = Number(m[2]) * (m[3] ? 1024 : 1);
+  }
+  return out;
+}
+
+export interface LoadAvg {
+  load1: number;
+  load5: number;
+  load15: number;
+  running: number;
+  total: number;
+}
+
+/** /proc/loadavg: "0.12 0.08 0.01 2/345 6789". */
+export function parseLoadavg(text: string): LoadAvg | undefined {
+  const m = /^([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\/(\d+)/.exec(text.trim());
+  if (!m) return undefined;
+  return { load1: Number(m[1]), load5: Number(m[2]), load15: Number(m[3]), running: Number(m[4]), total: Number(m[5]) };
+}
+
+export interface ProcStat {
+  /** Aggregate cpu line in USER_HZ ticks. */
+  cpu: { user: number; nice: number; system: number; idle: number; iowait: number; irq: number; softirq: number; steal: number };
+  /** Boot time, epoch seconds. */
+  btime: number;
+  processes: number;
+  procsRunning: number;
+}
+
+/** /proc/stat (aggregate cpu line, btime, processes, procs_running). */
+export function parseProcStat(text: string): ProcStat {
+  const out: ProcStat = {
+    cpu: { user: 0, nice: 0, system: 0, idle: 0, iowait: 0, irq: 0, softirq: 0, steal: 0 },
+    btime: 0,
+    processes: 0,
+    procsRunning: 0,
+  };
+  for (const line of text.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    if (f[0] === 'cpu') {
+      const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f.slice(1).map(Number);
+      out.cpu = { user, nice, system, idle, iowait, irq, softirq, steal };
+    } else if (f[0] === 'btime') out.btime = Number(f[1]);
+    else if (f[0] === 'processes') out.processes = Number(f[1]);
+    else if (f[0] === 'procs_running') out.procsRunning = Number(f[1]);
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+// Original file: proto/containerd/events/task.proto
+
+
+export interface TaskStart {
+  'containerId'?: (string);
+  'pid'?: (number);
+}
+
+export interface TaskStart__Output {
+  'containerId': (string);
+  'pid': (number);
+}
