@@ -58,7 +58,7 @@ export function generateContainerConfig(
     command: (c.command ?? []).map((s) => expandVars(s, vars)),
     args: (c.args ?? []).map((s) => expandVars(s, vars)),
     workingDir: c.workingDir ?? '',
-    envs: env.env,
+    envs: env.env.map((e) => ({ key: e.key, value: Buffer.from(e.value, 'utf8') })),
     labels: containerLabels(pod, c),
     annotations: containerAnnotations(pod, c, restartCount),
     logPath: `${c.name}/${restartCount}.log`,
