@@ -19,6 +19,6 @@ export const DEF_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 
 export function exponentialBuckets(start: number, factor: number, count: number): number[] {
   const out: number[] = [];
-  for (let i = 0, v = start; i < count; i++, v *= factor) out.push(Number(v.toPrecision(12)));
+  for (let i = 0, v = start; i < count; i++, v *= factor) out.push(v);
   return out;
 }

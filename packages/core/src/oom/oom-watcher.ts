@@ -1,7 +1,7 @@
 /**
  * The OOM watcher: kmsg records → OomParser → OomEvents; events in a pod go to sink.containerOom (the
- * kubelet reports the container as OOMKilled), the rest to sink.systemOom (Warning "SystemOOM" on the
- * Node). Also ingests cgroup v2 memory.events kills, dropping those the kernel log already reported.
+ * kubelet reports the container as OOMKilled), system OOMs (see isSystemOom) to sink.systemOom (Warning
+ * "SystemOOM" on the Node); every event goes to subscribers. Also ingests cgroup v2 memory.events kills, dropping those the kernel log already reported.
  */
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -22,6 +22,15 @@ export interface OomWatcherConfig {
   keep?: number;
   /** A memory.events kill within this window of a kmsg kill in the same cgroup is the same kill (default 30 s). */
   dedupeWindowMs?: number;
+}
+
+/**
+ * A kill outside any pod is a system OOM when the kernel ran out of memory globally (not a memcg limit) or
+ * the victim sat in the root cgroup; a memcg-limit kill in some other cgroup (a systemd service with
+ * MemoryMax) is only logged and streamed.
+ */
+export function isSystemOom(e: OomEvent): boolean {
+  return e.podUid === undefined && (e.constraint !== 'CONSTRAINT_MEMCG' || e.taskCgroup === '/');
 }
 
 export class OomWatcher {
@@ -77,7 +86,7 @@ export class OomWatcher {
     if (this.events.length > (this.config.keep ?? 100)) this.events.shift();
     this.deps.logger.info('OOM kill', { pid: e.pid, process: e.processName, cgroup: e.taskCgroup, podUid: e.podUid, containerId: e.containerId });
     if (e.podUid !== undefined) this.deps.sink.containerOom?.(e);
-    else this.deps.sink.systemOom?.(e, systemOomMessage(e));
+    else if (isSystemOom(e)) this.deps.sink.systemOom?.(e, systemOomMessage(e));
     for (const l of this.listeners) l(e);
   }
 

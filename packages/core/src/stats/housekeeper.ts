@@ -125,6 +125,11 @@ export class Housekeeper {
     return this.entries.get(key)?.intervalMs;
   }
 
+  /** Resolves when every in-flight sample has finished (tests, orderly shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => e.inflight));
+  }
+
   /** Samples now (forced stats update); shares an in-flight sample. */
   sampleNow(key: string): Promise<ContainerSample | undefined> {
     const e = this.entries.get(key);

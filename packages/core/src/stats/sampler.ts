@@ -2,6 +2,7 @@
 import type { HostFs } from '../cm/types.ts';
 import type { Clock } from '../util/clock.ts';
 import { readNetDev } from './net-dev.ts';
+import { memoryFromMeminfo, readMeminfo } from './proc-readers.ts';
 import type { CgroupStatsReader, ContainerSample, TrackedContainer } from './types.ts';
 
 /** Reads one sample; undefined when the cgroup is gone. */
@@ -9,11 +10,17 @@ export type Sampler = (target: TrackedContainer) => Promise<ContainerSample | un
 
 export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostFs; clock: Clock; procRoot?: string }): Sampler {
   return async (target) => {
-    const [cpu, memory, processes] = await Promise.all([
+    const [cpu, cgMemory, processes] = await Promise.all([
       deps.reader.cpu(target.cgroup),
       deps.reader.memory(target.cgroup),
-      deps.reader.processes(target.cgroup),
+      // The node's process count comes from /proc/loadavg (Summary rlimit); walking the whole tree is not worth it.
+      target.cgroup === '/' ? Promise.resolve(undefined) : deps.reader.processes(target.cgroup),
     ]);
+    let memory = cgMemory;
+    if (!memory && target.cgroup === '/') {
+      const mi = await readMeminfo(deps.fs, deps.procRoot);
+      memory = mi ? memoryFromMeminfo(mi) : undefined;
+    }
     if (!cpu && !memory && !processes) return undefined;
     const sample: ContainerSample = { time: deps.clock.now() };
     if (cpu) sample.cpu = cpu;

@@ -89,6 +89,11 @@ export interface TrackedContainer {
   cgroup: CgroupName;
   /** Read network counters from a process of this cgroup (pod sandboxes). */
   network?: boolean;
+  /** Labels for /metrics/cadvisor (id is the cgroup) and the console. */
+  labels?: { name?: string; image?: string; pod?: string; namespace?: string; container?: string };
+  startTimeMs?: number;
+  /** Resources as configured (container_spec_*). */
+  spec?: { cpuShares?: number; cpuQuota?: number; cpuPeriod?: number; memoryLimit?: number };
 }
 
 export interface NetworkInterfaceInfo {

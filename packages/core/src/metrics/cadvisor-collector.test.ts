@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Registry } from 'prom-client';
+import { registerCadvisorCollectors, type CadvisorContainerInfo } from './cadvisor-collector.ts';
+import { SAMPLE } from './testing/sample-registry.ts';
+
+function lines(text: string, name: string): string[] {
+  return text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+}
+
+test('series are computed at scrape time from the current containers', async () => {
+  const containers: CadvisorContainerInfo[] = [
+    { id: '/kubepods/besteffort/podu1/c1', name: 'c1', image: 'img', pod: 'p', namespace: 'ns', container: 'app', sample: SAMPLE, spec: { cpuShares: 2, memoryLimit: -1 } },
+    { id: '/kubepods/besteffort/podu1/nosample' },
+  ];
+  const r = new Registry();
+  let machineCalls = 0;
+  registerCadvisorCollectors(r, { containers: () => containers, machine: () => (machineCalls++, undefined) });
+  registerCadvisorCollectors(r, { containers: () => [], machine: () => undefined });
+  const first = await r.metrics();
+  const L = 'id="/kubepods/besteffort/podu1/c1",name="c1",image="img",pod="p",namespace="ns",container="app"';
+  const cases: [string, string[]][] = [
+    ['container_cpu_usage_seconds_total', [`container_cpu_usage_seconds_total{${L},cpu="total"} 5`]],
+    ['container_cpu_cfs_throttled_seconds_total', [`container_cpu_cfs_throttled_seconds_total{${L}} 0.1`]],
+    ['container_memory_working_set_bytes', [`container_memory_working_set_bytes{${L}} 800`]],
+    ['container_memory_failcnt', [`container_memory_failcnt{${L}} 3`]],
+    ['container_oom_events_total', [`container_oom_events_total{${L}} 1`]],
+    ['container_network_receive_bytes_total', [`container_network_receive_bytes_total{${L},interface="eth0"} 10`]],
+    ['container_threads', [`container_threads{${L}} 5`]],
+    ['container_spec_memory_limit_bytes', [`container_spec_memory_limit_bytes{${L}} 0`]],
+    ['container_spec_cpu_quota', []],
+    ['machine_cpu_cores', []],
+  ];
+  for (const [name, want] of cases) assert.deepEqual(lines(first, name), want, name);
+  assert.ok(machineCalls > 0);
+  containers.splice(0, 1);
+  const second = await r.metrics();
+  assert.deepEqual(lines(second, 'container_memory_usage_bytes'), [], 'a removed container leaves no stale series');
+});

@@ -1,0 +1,56 @@
+/**
+ * `promtool check metrics` on everything this folder exports: the exposition must parse, and every lint
+ * complaint must be one of the known upstream names that break promtool's conventions (kept for
+ * compatibility with dashboards built on the kubelet's and cAdvisor's names).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { Registry } from 'prom-client';
+import { registerResourceCollectors } from './resource-collector.ts';
+import { sampleRegistry } from './testing/sample-registry.ts';
+
+/** metric → the lint messages upstream's name is known to trigger. */
+export const PROMTOOL_EXCEPTIONS: Record<string, string[]> = {
+  container_memory_failcnt: ['counter metrics should have "_total" suffix'],
+  container_fs_inodes_total: ['non-counter metrics should not have "_total" suffix'],
+  kubelet_pleg_discard_events: ['counter metrics should have "_total" suffix'],
+  kubelet_evictions: ['counter metrics should have "_total" suffix'],
+  kubelet_preemptions: ['counter metrics should have "_total" suffix'],
+  kubelet_evented_pleg_connection_error_count: ['counter metrics should have "_total" suffix', 'non-histogram and non-summary metrics should not have "_count" suffix'],
+  kubelet_evented_pleg_connection_success_count: ['counter metrics should have "_total" suffix', 'non-histogram and non-summary metrics should not have "_count" suffix'],
+  cadvisor_version_info: ["label names should be written in 'snake_case' not 'camelCase'"],
+};
+
+const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
+
+test('promtool: parses clean, lint complaints only on the exception list', { skip: hasPromtool ? false : 'promtool not installed' }, async () => {
+  const text = await sampleRegistry().metrics();
+  const r = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 3, `promtool exit ${r.status}: ${r.stderr}`);
+  assert.doesNotMatch(r.stderr, /error while linting/);
+  const complaints = `${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  const unexpected = complaints.filter((l) => {
+    const sp = l.indexOf(' ');
+    const name = l.slice(0, sp);
+    return !(PROMTOOL_EXCEPTIONS[name] ?? []).includes(l.slice(sp + 1));
+  });
+  assert.deepEqual(unexpected, []);
+  assert.ok(complaints.some((l) => l.startsWith('container_memory_failcnt ')), 'promtool lint ran');
+});
+
+test('promtool: /metrics/resource lints clean', { skip: hasPromtool ? false : 'promtool not installed' }, async () => {
+  const r = new Registry();
+  const T = '2026-01-01T00:00:00.000Z';
+  registerResourceCollectors(r, () => ({
+    node: { nodeName: 'n', startTime: T, cpu: { time: T, usageCoreNanoSeconds: 1 }, memory: { time: T, workingSetBytes: 1 } },
+    pods: [{ podRef: { name: 'p', namespace: 'd', uid: 'u' }, startTime: T, containers: [{ name: 'c', startTime: T, cpu: { time: T, usageCoreNanoSeconds: 1 } }] }],
+  }));
+  const out = spawnSync('promtool', ['check', 'metrics'], { input: await r.metrics(), encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stdout + out.stderr);
+});
+
+test('promtool rejects a broken exposition (the check can fail)', { skip: hasPromtool ? false : 'promtool not installed' }, () => {
+  const r = spawnSync('promtool', ['check', 'metrics'], { input: '# TYPE x counter\nx{a="1" 2\n', encoding: 'utf8' });
+  assert.notEqual(r.status, 0);
+});

@@ -1,0 +1,110 @@
+/**
+ * The stats facade the kubelet wires once: cgroup readers for the detected layout, the housekeeper
+ * (node '/' always tracked, containers registered by the wiring), machine info, the Summary API and the
+ * source the /metrics/cadvisor collectors read. watch() is the reference-counted metrics stream.
+ */
+import type { CgroupLayout, HostFs } from '../cm/types.ts';
+import type { CadvisorContainerInfo, CadvisorSource } from '../metrics/types.ts';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import { createCgroupStatsReader } from './cgroup-stats.ts';
+import { Housekeeper, type HousekeeperConfig, type SampleListener } from './housekeeper.ts';
+import { readMachineInfo } from './machine-info.ts';
+import { createCgroupSampler, type Sampler } from './sampler.ts';
+import { SummaryBuilder, type SummaryProvider } from './summary-builder.ts';
+import type { Summary } from './summary-types.ts';
+import type { ContainerSample, DiskUsage, MachineInfo, TrackedContainer } from './types.ts';
+
+export interface StatsProviderDeps {
+  fs: HostFs;
+  clock: Clock;
+  logger: Logger;
+  layout: CgroupLayout;
+  du: DiskUsage;
+  summary: SummaryProvider;
+  /** Override the sampler (tests). */
+  sampler?: Sampler;
+}
+
+export const NODE_KEY = '/';
+
+export class StatsProvider {
+  readonly housekeeper: Housekeeper;
+  private machine: MachineInfo | undefined;
+  private readonly builder: SummaryBuilder;
+
+  constructor(
+    private readonly deps: StatsProviderDeps,
+    config: HousekeeperConfig = {},
+  ) {
+    const reader = createCgroupStatsReader(deps.fs, deps.layout);
+    const sampler = deps.sampler ?? createCgroupSampler({ reader, fs: deps.fs, clock: deps.clock });
+    this.housekeeper = new Housekeeper({ clock: deps.clock, sampler, logger: deps.logger.child('housekeeper') }, config);
+    this.builder = new SummaryBuilder({
+      provider: deps.summary,
+      samples: this.housekeeper,
+      fs: deps.fs,
+      du: deps.du,
+      clock: deps.clock,
+      memoryCapacityBytes: () => this.machine?.memoryCapacityBytes ?? 0,
+    });
+  }
+
+  /** Reads machine info, tracks the node and starts housekeeping; idempotent. */
+  async start(): Promise<void> {
+    this.machine ??= await readMachineInfo(this.deps.fs);
+    this.housekeeper.register({ key: NODE_KEY, cgroup: '/', network: true });
+    this.housekeeper.start();
+  }
+
+  stop(): void {
+    this.housekeeper.stop();
+  }
+
+  machineInfo(): MachineInfo | undefined {
+    return this.machine;
+  }
+
+  /** Makes the tracked set equal to `targets` (plus the node): registers new ones, drops the rest. */
+  syncTracked(targets: TrackedContainer[]): void {
+    const want = new Map(targets.map((t) => [t.key, t]));
+    for (const key of this.housekeeper.keys()) if (key !== NODE_KEY && !want.has(key)) this.housekeeper.unregister(key);
+    for (const t of want.values()) this.housekeeper.register(t);
+  }
+
+  /** Reference-counted live samples of one container (or NODE_KEY). */
+  watch(key: string, listener: SampleListener): () => void {
+    return this.housekeeper.watch(key, listener);
+  }
+
+  history(key: string, since?: number, limit?: number): ContainerSample[] {
+    return this.housekeeper.history(key, since, limit);
+  }
+
+  summary(opts: { onlyCpuAndMemory?: boolean } = {}): Promise<Summary> {
+    return opts.onlyCpuAndMemory ? Promise.resolve(this.builder.cpuAndMemory()) : this.builder.build();
+  }
+
+  /** Synchronous cpu-and-memory Summary from the latest samples (what /metrics/resource reads). */
+  cpuAndMemorySummary(): Summary {
+    return this.builder.cpuAndMemory();
+  }
+
+  /** What /metrics/cadvisor reads at scrape time. */
+  cadvisorSource(): CadvisorSource {
+    return {
+      containers: () =>
+        this.housekeeper.keys().flatMap((key): CadvisorContainerInfo[] => {
+          const t = this.housekeeper.target(key);
+          if (!t) return [];
+          const info: CadvisorContainerInfo = { id: t.cgroup, ...t.labels };
+          const sample = this.housekeeper.latest(key);
+          if (sample) info.sample = sample;
+          if (t.spec || t.startTimeMs !== undefined) info.spec = { ...t.spec, ...(t.startTimeMs !== undefined ? { startTimeMs: t.startTimeMs } : {}) };
+          return [info];
+        }),
+      machine: () => this.machine,
+      version: () => ({ kernelVersion: this.machine?.kernelVersion ?? '', osVersion: this.machine?.osImage ?? '', cadvisorVersion: 'nodelet', cadvisorRevision: '', dockerVersion: '' }),
+    };
+  }
+}
