@@ -33,8 +33,11 @@ function unescapeMount(s: string): string {
   return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
 }
 
+/** Parent of containers whose sandbox names no cgroup_parent. */
+export const DEFAULT_CGROUP_PARENT = '/nodelet';
+
 /** Normalise a CRI cgroup_parent ("/kubepods/burstable/pod123", "kubepods", "") to an absolute path. */
-export function normaliseCgroupPath(parent: string | undefined, fallback = '/nodelet'): string {
+export function normaliseCgroupPath(parent: string | undefined, fallback = DEFAULT_CGROUP_PARENT): string {
   const p = (parent ?? '').trim();
   if (!p) return fallback;
   return ('/' + p.replace(/^\/+/, '')).replace(/\/+$/, '') || fallback;

@@ -50,15 +50,19 @@ export class Cgroups {
     return this.dirs(path).map((d) => join(d, 'cgroup.procs'));
   }
 
-  /** Create `path` (and parents); returns the dirs that did not exist before (for cleanup). */
+  /** Create `path` (and parents); returns every dir that did not exist before (for cleanup). */
   create(path: string): { ok: true; created: string[] } | { ok: false; message: string } {
     const created: string[] = [];
     try {
-      if (this.layout.version === 'v2') this.enableV2Controllers(path);
-      for (const d of this.dirs(path)) {
-        if (!existsSync(d)) created.push(d);
-        mkdirSync(d, { recursive: true });
+      const parts = path.split('/').filter(Boolean);
+      for (const root of this.dirs('/')) {
+        let cur = root;
+        for (const part of parts) {
+          cur = join(cur, part);
+          if (!existsSync(cur) && mkdirRacy(cur)) created.push(cur);
+        }
       }
+      if (this.layout.version === 'v2') this.enableV2Controllers(path);
       return { ok: true, created };
     } catch (err) {
       return { ok: false, message: String(err) };
@@ -168,10 +172,12 @@ export class Cgroups {
     const parts = path.split('/').filter(Boolean);
     let cur = this.layout.mount;
     for (const part of parts) {
-      try {
-        writeFileSync(join(cur, 'cgroup.subtree_control'), '+cpu +memory +pids');
-      } catch {
-        /* controllers may be unavailable; limits then fail individually */
+      for (const ctl of ['cpu', 'memory', 'pids']) {
+        try {
+          writeFileSync(join(cur, 'cgroup.subtree_control'), `+${ctl}`);
+        } catch {
+          /* unavailable here: its limits then fail individually */
+        }
       }
       cur = join(cur, part);
       mkdirSync(cur, { recursive: true });
@@ -180,6 +186,17 @@ export class Cgroups {
 }
 
 export { V1_CONTROLLERS };
+
+/** mkdir that tolerates a concurrent creator: true when this call created it. */
+function mkdirRacy(dir: string): boolean {
+  try {
+    mkdirSync(dir);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
 
 function readSafe(path: string): string | undefined {
   try {

@@ -1,0 +1,174 @@
+/**
+ * Shell programs run as the first process inside a sandbox's or container's namespaces. They report on
+ * fd 3 with one line per event: `pid <host pid>` (read from the host /proc before anything is mounted),
+ * then `ok` right before exec'ing the payload, or `err <message>` and exit 128.
+ */
+
+/** Host tools the setup needs, whatever PATH the container sets. */
+export const HOST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * Sandbox holder. Env: NODELET_HOSTNAME (set when the sandbox has its own UTS namespace),
+ * NODELET_NETNS=1 (bring lo up), NODELET_SYSCTLS ("k=v k=v"), NODELET_PAUSE (catatonit path, else a sh sleep loop).
+ */
+export const PAUSE_SCRIPT = `
+read -r S < /proc/self/stat; echo "pid \${S%% *}" >&3
+if [ -n "$NODELET_HOSTNAME" ]; then
+  hostname "$NODELET_HOSTNAME" 2>/dev/null || busybox hostname "$NODELET_HOSTNAME" 2>/dev/null \\
+    || { echo "err cannot set hostname $NODELET_HOSTNAME" >&3; exit 128; }
+fi
+if [ -n "$NODELET_NETNS" ]; then
+  ip link set lo up 2>/dev/null || busybox ip link set lo up 2>/dev/null || true
+fi
+# pod sysctls ("key=value" words; namespaced ones apply to the sandbox's namespaces)
+for kv in $NODELET_SYSCTLS; do
+  k="\${kv%%=*}"; v="\${kv#*=}"
+  echo "$v" > "/proc/sys/$(echo "$k" | tr . /)" 2>/dev/null || { echo "err cannot set sysctl $k=$v" >&3; exit 128; }
+done
+P="$NODELET_PAUSE"; unset NODELET_HOSTNAME NODELET_NETNS NODELET_PAUSE NODELET_SYSCTLS
+echo ok >&3; exec 3>&-
+[ -n "$P" ] && exec "$P" -P
+trap 'kill $! 2>/dev/null; exit 0' TERM INT
+while :; do sleep 2147483647 & wait $!; done
+`;
+
+/**
+ * Wrapper run before any namespace is entered: joins the container's cgroups (so every descendant is
+ * accounted from its first instruction), then execs its arguments. Env: NODELET_CGROUP_PROCS (space-separated).
+ */
+export const CGROUP_JOIN_SCRIPT = `
+for f in $NODELET_CGROUP_PROCS; do
+  echo $$ > "$f" 2>/dev/null || { echo "err cannot join cgroup $f" >&3; exit 128; }
+done
+unset NODELET_CGROUP_PROCS
+exec "$@"
+`;
+
+/**
+ * The container's first process, exec'd by the waiter (below) into a child: inside the container's pid
+ * namespace it reports its host pid, joins the cgroups (writing 0 = itself), mounts /proc for its
+ * namespace and execs the payload chrooted into the assembled root.
+ * Args: root, workdir, uid, gid, unshare path, cgroup.procs files, container PATH, busybox path, setpriv path
+ * (empty = keep all capabilities), bounding set, "--no-new-privs" or "", oom_score_adj or "", command...
+ */
+export const PAYLOAD_SCRIPT = `
+read -r S < /proc/self/stat; echo "pid \${S%% *}" >&3
+R="$1"; WD="$2"; U="$3"; G="$4"; UNSHARE="$5"; CG="$6"; CPATH="$7"; BB="$8"; SETPRIV="$9"; shift 9
+CAPS="$1"; NNP="$2"; OOM="$3"; shift 3
+fail() { echo "err $*" >&3; exit 128; }
+# raising works everywhere; lowering needs CAP_SYS_RESOURCE, which these hosts lack (best effort, as containerd's restrict_oom_score_adj)
+[ -n "$OOM" ] && { echo "$OOM" > /proc/self/oom_score_adj; } 2>/dev/null
+unset NODELET_PAYLOAD
+for f in $CG; do echo 0 > "$f" 2>/dev/null || fail "cannot join cgroup $f"; done
+$BB mount -t proc proc "$R/proc" || fail "cannot mount /proc"
+if [ -n "$CAPS" ]; then
+  # as containerd's default: the kernel's global knobs read-only unless privileged
+  for p in sys sysrq-trigger irq bus; do
+    [ -e "$R/proc/$p" ] || continue
+    { $BB mount -o bind "$R/proc/$p" "$R/proc/$p" && $BB mount -o remount,bind,ro "$R/proc/$p"; } 2>/dev/null ||
+      [ "$p" != sys ] || fail "cannot make /proc/sys read-only"
+  done
+fi
+PATH="$CPATH"
+if [ -n "$U" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -G "\${G:-$U}" -- "$@"
+else set -- "$UNSHARE" --root="$R" --wd="$WD" -- "$@"; fi
+if [ -n "$SETPRIV" ]; then set -- "$SETPRIV" $NNP --bounding-set "$CAPS" -- "$@"; fi
+echo ok >&3; exec 3>&-
+exec "$@"
+`;
+
+/**
+ * Waits for the payload as its only child and records its status in a file (read back after a runtime
+ * restart). Args: sh path, exit file, then the payload's args.
+ */
+const WAITER_SCRIPT = 'S="$1"; E="$2"; shift 2; "$S" -c "$NODELET_PAYLOAD" payload "$@"; st=$?; echo $st > "$E"; exit $st';
+
+/**
+ * Container setup and waiter, run in the container's new mount namespace (its pid namespace, when it
+ * has its own, applies to its children). It assembles the root, runs PAYLOAD_SCRIPT as a foreground
+ * child (the container's PID 1) and exits with its status (128+signal when killed): the waiter stays
+ * outside the container's pid namespace and cgroup, so killing the container never orphans anything.
+ * Env: NODELET_ROOTFS (empty dir to assemble the root in), NODELET_LOWER (image rootfs; "/" = host image,
+ * rbind read-only), NODELET_DIR (container state dir: upper/, work/, mounts), NODELET_OVERLAY=1 (try
+ * overlayfs), NODELET_WD, NODELET_UID/NODELET_GID (optional), NODELET_CGROUP_PROCS, NODELET_NEWPID=1 (own pid
+ * namespace), NODELET_READONLY=1 (read-only root), NODELET_UNSHARE/NODELET_SH/NODELET_BUSYBOX (host tool
+ * paths; busybox optional), NODELET_SETPRIV + NODELET_CAPS (capability bounding set; empty = all),
+ * NODELET_NNP ("--no-new-privs" or empty), NODELET_PAYLOAD
+ * (PAYLOAD_SCRIPT), PATH (the container's).
+ * Args: the command and its arguments.
+ */
+export const CONTAINER_INIT_SCRIPT = `
+fail() { echo "err $*" >&3; exit 128; }
+CPATH="$PATH"; PATH=${HOST_PATH}; UNSHARE="$NODELET_UNSHARE"; SH="$NODELET_SH"; BB="$NODELET_BUSYBOX"
+# busybox's mount/umount start much faster than util-linux's (which parses the whole mount table).
+if [ -n "$BB" ]; then mnt() { "$BB" mount "$@"; }; umnt() { "$BB" umount "$@"; }
+else mnt() { mount "$@"; }; umnt() { umount "$@"; }; fi
+R="$NODELET_ROOTFS"; L="$NODELET_LOWER"; C="$NODELET_DIR"; WD="\${NODELET_WD:-/}"
+mnt --make-rprivate / 2>/dev/null
+if [ "$L" = / ] && [ -n "$NODELET_OVERLAY" ] && mnt -t overlay overlay -o "lowerdir=/,upperdir=$C/upper,workdir=$C/work" "$R" 2>/dev/null; then
+  # Host image over overlayfs: the root file system (mount points can be created in the upper layer, and
+  # the whole root is made read-only at the end); the host's other mounts are bound back in, except
+  # /proc, /sys and /dev (replaced below) and the runtime's own container roots.
+  HOSTRO=1; last=/nonexistent
+  awk '{print $5}' /proc/self/mountinfo | sort | while read -r m; do
+    case "$m" in /|/proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$last"/*|"$R"|"$R"/*) continue ;; esac
+    last="$m"
+    if [ -d "$m" ]; then mkdir -p "$R$m" 2>/dev/null; else touch "$R$m" 2>/dev/null; fi
+    mnt -o rbind "$m" "$R$m" 2>/dev/null
+  done
+  umnt -l "$R$R" 2>/dev/null
+  awk -v r="$R" 'index($5, r"/")==1 {print $5}' /proc/self/mountinfo | sort -r |
+    while read -r m; do mnt -o remount,bind,ro "$m" 2>/dev/null; done
+elif [ "$L" = / ]; then
+  # Without overlayfs (e.g. in a user namespace): bind the whole host tree read-only. Mount points that
+  # do not exist on the host cannot be created then.
+  mnt -o rbind / "$R" || fail "cannot bind the host root"
+  umnt -l "$R/proc" 2>/dev/null; umnt -l "$R/sys" 2>/dev/null; umnt -l "$R/dev" 2>/dev/null
+  awk -v r="$R" '$5==r || index($5, r"/")==1 {print $5}' /proc/self/mountinfo | sort -r |
+    while read -r m; do mnt -o remount,bind,ro "$m" 2>/dev/null; done
+elif [ -n "$NODELET_OVERLAY" ] && mnt -t overlay overlay -o "lowerdir=$L,upperdir=$C/upper,workdir=$C/work" "$R" 2>/dev/null; then
+  :
+else
+  { mnt -o bind "$L" "$R" && mnt -o remount,bind,ro "$R"; } || fail "cannot mount the image root $L"
+fi
+dir() { [ -d "$R$1" ] || mkdir -p "$R$1" 2>/dev/null; [ -d "$R$1" ]; }
+dir /proc || fail "no /proc directory in the root"
+dir /tmp && mnt -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$R/tmp"
+if dir /sys; then mnt -t sysfs -o ro,nosuid,nodev,noexec sysfs "$R/sys" 2>/dev/null; fi
+if dir /dev && mnt -t tmpfs -o mode=755,nosuid tmpfs "$R/dev"; then
+  touch "$R/dev/null" "$R/dev/zero" "$R/dev/full" "$R/dev/random" "$R/dev/urandom" "$R/dev/tty"
+  for d in null zero full random urandom tty; do mnt -o bind "/dev/$d" "$R/dev/$d" 2>/dev/null; done
+  ln -s /proc/self/fd "$R/dev/fd"; ln -s /proc/self/fd/0 "$R/dev/stdin"
+  ln -s /proc/self/fd/1 "$R/dev/stdout"; ln -s /proc/self/fd/2 "$R/dev/stderr"
+  mkdir -p "$R/dev/shm" "$R/dev/pts" "$R/dev/mqueue"
+  mnt -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$R/dev/shm"
+fi
+TAB='	'
+while IFS="$TAB" read -r mode src dst; do
+  [ -n "$dst" ] || continue
+  t="$R$dst"
+  if [ -d "$src" ]; then mkdir -p "$t" 2>/dev/null
+  elif [ ! -e "$t" ]; then mkdir -p "\${t%/*}" 2>/dev/null; touch "$t" 2>/dev/null; fi
+  if [ ! -e "$t" ]; then echo "nodelet: mount $dst skipped: no mount point in the read-only root" >&2; continue; fi
+  mnt -o rbind "$src" "$t" || fail "cannot mount $src on $dst"
+  [ "$mode" = ro ] && mnt -o remount,bind,ro "$t"
+done < "$C/mounts"
+dir "$WD" || fail "working directory $WD does not exist"
+found=""
+case "$1" in
+  */*) case "$1" in /*) p="$1" ;; *) p="$WD/$1" ;; esac; [ -f "$R$p" ] && [ -x "$R$p" ] && found=1 ;;
+  *) IFS=:; for d in $CPATH; do [ -f "$R$d/$1" ] && [ -x "$R$d/$1" ] && { found=1; break; }; done; unset IFS ;;
+esac
+[ -n "$found" ] || fail "exec: \\"$1\\": executable file not found in \\$PATH"
+U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"
+SETPRIV="$NODELET_SETPRIV"; CAPS="$NODELET_CAPS"; NNP="$NODELET_NNP"; OOM="$NODELET_OOM_SCORE_ADJ"
+if [ -n "$NODELET_READONLY$HOSTRO" ]; then mnt -o remount,bind,ro "$R" || fail "cannot make the root read-only"; fi
+unset NODELET_ROOTFS NODELET_LOWER NODELET_DIR NODELET_OVERLAY NODELET_WD NODELET_UID NODELET_GID NODELET_CGROUP_PROCS \\
+  NODELET_NEWPID NODELET_READONLY NODELET_UNSHARE NODELET_SH NODELET_BUSYBOX NODELET_SETPRIV NODELET_CAPS NODELET_NNP \\
+  NODELET_OOM_SCORE_ADJ
+set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$CPATH" "$BB" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$@"
+# In a new pid namespace the first fork becomes its PID 1, so the waiter there forks nothing but the payload.
+[ -n "$NEWPID" ] && exec "$UNSHARE" --pid -- "$SH" -c '${WAITER_SCRIPT}' waiter "$SH" "$C/exit" "$@"
+"$SH" -c "$NODELET_PAYLOAD" payload "$@"
+st=$?; echo $st > "$C/exit"; exit $st
+`;

@@ -1,0 +1,197 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { launch } from '../linux/launch.ts';
+import { boundingSet } from './capabilities.ts';
+import { CONTAINER_INIT_SCRIPT, PAYLOAD_SCRIPT } from '../linux/scripts.ts';
+import { CriLogWriter } from '../logs/cri-log-writer.ts';
+import type { ContainerRecord, SandboxRecord } from '../state/types.ts';
+import { isAlive, procStartTime } from '../util/proc.ts';
+import { nowNs } from '../util/time.ts';
+import type { RuntimeContext } from './context.ts';
+import { containerDir, killContainer } from './container-ops.ts';
+import { fail, ok, type OpResult } from './result.ts';
+import { watchChild, type ExitInfo } from './watch.ts';
+
+const START_ERROR_PREFIX =
+  'failed to create containerd task: failed to create shim task: OCI runtime create failed: unable to start container process: ';
+
+export type PidMode = 'CONTAINER' | 'POD' | 'NODE';
+
+/** The container's pid namespace: its own, the sandbox's (POD), or the host's. */
+export function pidModeOf(rec: ContainerRecord, sb: SandboxRecord): PidMode {
+  const m = rec.config.linux?.securityContext?.namespaceOptions?.pid ?? 'POD';
+  if (m === 'CONTAINER') return 'CONTAINER';
+  if (m === 'NODE') return 'NODE';
+  return sb.namespaces.pid ? 'POD' : 'NODE';
+}
+
+/** nsenter flags joining the sandbox's namespaces (only those it created). */
+export function sandboxJoinFlags(sb: SandboxRecord, pid: boolean): string[] {
+  const n = sb.namespaces;
+  return [
+    ...(n.user ? ['--user', '--preserve-credentials'] : []),
+    ...(n.net ? ['--net'] : []), ...(n.ipc ? ['--ipc'] : []), ...(n.uts ? ['--uts'] : []),
+    ...(pid ? ['--pid'] : []),
+  ];
+}
+
+/**
+ * node → [nsenter into the sandbox's namespaces (forks when joining its pid ns)] → unshare --mount →
+ * setup sh [→ unshare --pid → waiter sh] → payload sh (the container's init) → the command.
+ */
+function buildArgv(ctx: RuntimeContext, rec: ContainerRecord, sb: SandboxRecord): string[] {
+  const b = ctx.bins;
+  const mode = pidModeOf(rec, sb);
+  const join_ = sandboxJoinFlags(sb, mode === 'POD');
+  const enter = join_.length > 0 ? [b.nsenter, '-t', String(sb.pausePid), ...join_, '--'] : [];
+  const unshare = [b.unshare, '--mount', '--'];
+  return [...enter, ...unshare, b.sh, '-c', CONTAINER_INIT_SCRIPT, 'init', ...rec.argv];
+}
+
+function buildEnv(ctx: RuntimeContext, rec: ContainerRecord, image: string): Record<string, string> {
+  const dir = containerDir(ctx, rec.id);
+  const asUser = ctx.privileged && rec.uid !== undefined;
+  return {
+    ...rec.env,
+    NODELET_ROOTFS: join(dir, 'rootfs'),
+    NODELET_LOWER: image,
+    NODELET_DIR: dir,
+    NODELET_OVERLAY: '1',
+    NODELET_WD: rec.workingDir,
+    NODELET_UID: asUser ? String(rec.uid) : '',
+    NODELET_GID: asUser ? String(rec.gid ?? rec.uid) : '',
+    NODELET_CGROUP_PROCS: ctx.cgroups ? ctx.cgroups.procsFiles(rec.cgroupPath).join(' ') : '',
+    NODELET_PAYLOAD: PAYLOAD_SCRIPT,
+    NODELET_READONLY: rec.config.linux?.securityContext?.readonlyRootfs ? '1' : '',
+    NODELET_UNSHARE: ctx.bins.unshare,
+    NODELET_SH: ctx.bins.sh,
+    NODELET_BUSYBOX: ctx.bins.busybox ?? '',
+    ...capsEnv(ctx, rec, asUser),
+    NODELET_OOM_SCORE_ADJ: rec.config.linux?.resources?.oomScoreAdj ? String(rec.config.linux.resources.oomScoreAdj) : '',
+    NODELET_NEWPID: pidModeOf(rec, ctx.store.sandboxes.get(rec.sandboxId)!) === 'CONTAINER' ? '1' : '',
+  };
+}
+
+/**
+ * Capability bounding set for the command. The exec step (`unshare --root`, `-S/-G`) needs sys_chroot
+ * (and setuid/setgid when switching user), so those stay even when dropped.
+ */
+function capsEnv(ctx: RuntimeContext, rec: ContainerRecord, asUser: boolean): Record<string, string> {
+  const sc = rec.config.linux?.securityContext;
+  const set = boundingSet(sc);
+  if (set === undefined || !ctx.bins.setpriv) return { NODELET_SETPRIV: '', NODELET_CAPS: '', NODELET_NNP: '' };
+  const need = ['sys_chroot', ...(asUser ? ['setuid', 'setgid'] : [])].filter((c) => !set.split(',').includes(`+${c}`));
+  return {
+    NODELET_SETPRIV: ctx.bins.setpriv,
+    NODELET_CAPS: [set, ...need.map((c) => `+${c}`)].join(','),
+    NODELET_NNP: sc?.noNewPrivs ? '--no-new-privs' : '',
+  };
+}
+
+function setupCgroup(ctx: RuntimeContext, rec: ContainerRecord): void {
+  if (!ctx.cgroups) return;
+  const made = ctx.cgroups.create(rec.cgroupPath);
+  if (!made.ok) {
+    ctx.logger.warn('cannot create container cgroup', { id: rec.id, err: made.message });
+    return;
+  }
+  const r = rec.config.linux?.resources;
+  const failed = ctx.cgroups.apply(rec.cgroupPath, {
+    memoryLimitInBytes: r?.memoryLimitInBytes, cpuQuota: r?.cpuQuota, cpuPeriod: r?.cpuPeriod, cpuShares: r?.cpuShares,
+  });
+  if (failed.length) ctx.logger.warn('cgroup limits not applied', { id: rec.id, files: failed });
+}
+
+export async function startContainer(ctx: RuntimeContext, id: string): Promise<OpResult<void>> {
+  const rec = ctx.store.findContainer(id);
+  if (!rec) return fail('NOT_FOUND', `an error occurred when try to find container "${id}": not found`);
+  if (rec.state !== 'CONTAINER_CREATED') return fail('UNKNOWN', `container "${rec.id}" is in ${rec.state} state`);
+  const sb = ctx.store.sandboxes.get(rec.sandboxId);
+  if (!sb || sb.state !== 'SANDBOX_READY' || !sb.pausePid || !isAlive(sb.pausePid, sb.pauseStart)) {
+    return startFailed(ctx, rec, `sandbox container "${rec.sandboxId}" is not running`);
+  }
+  const lower = ctx.images.rootfsOf(rec.imageId);
+  if (!lower) {
+    // Never fall back to another root: an image removed after CreateContainer makes the start fail.
+    return startFailed(ctx, rec, `image "${rec.imageId}" of container "${rec.id}" is no longer present`);
+  }
+  const t0 = Date.now();
+  setupCgroup(ctx, rec);
+  const log = rec.logPath ? new CriLogWriter(rec.logPath) : undefined;
+  try {
+    log?.open();
+  } catch (err) {
+    return startFailed(ctx, rec, `failed to create container log: ${String(err)}`);
+  }
+  const r = await launch(buildArgv(ctx, rec, sb), { env: buildEnv(ctx, rec, lower), output: 'pipe' });
+  pipeLogs(r.child.stdout, log, 'stdout');
+  pipeLogs(r.child.stderr, log, 'stderr');
+  r.child.once('close', () => log?.close());
+  if (!r.ok) {
+    if (r.child.pid) r.child.kill('SIGKILL');
+    killContainer(ctx, rec);
+    log?.close();
+    return startFailed(ctx, rec, r.message);
+  }
+  rec.state = 'CONTAINER_RUNNING';
+  rec.pid = r.initPid;
+  rec.pidStart = procStartTime(r.initPid);
+  rec.startedAt = nowNs();
+  ctx.store.saveContainer(rec);
+  watchChild(ctx.containerProcs, rec.id, r.child, (info) => onContainerExit(ctx, rec.id, info), { log });
+  ctx.events.emit({ type: 'CONTAINER_STARTED_EVENT', containerId: rec.id, sandboxId: rec.sandboxId, createdAt: nowNs() });
+  ctx.logger.info('container started', { id: rec.id, pid: r.initPid, ms: Date.now() - t0 });
+  return ok(undefined);
+}
+
+function pipeLogs(stream: Readable | null, log: CriLogWriter | undefined, name: 'stdout' | 'stderr'): void {
+  if (!stream) return;
+  stream.on('data', (d: Buffer) => log?.write(name, d));
+  stream.on('end', () => log?.end(name));
+  stream.on('error', () => {});
+}
+
+function startFailed(ctx: RuntimeContext, rec: ContainerRecord, message: string): OpResult<void> {
+  const now = nowNs();
+  Object.assign(rec, { state: 'CONTAINER_EXITED', exitCode: 128, reason: 'StartError', message, finishedAt: now });
+  ctx.store.saveContainer(rec);
+  if (ctx.cgroups) ctx.cgroups.remove(rec.cgroupPath);
+  ctx.events.emit({ type: 'CONTAINER_STOPPED_EVENT', containerId: rec.id, sandboxId: rec.sandboxId, createdAt: now });
+  ctx.logger.warn('container start failed', { id: rec.id, err: message });
+  return fail('UNKNOWN', START_ERROR_PREFIX + message + ': unknown');
+}
+
+const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
+
+/** Record an exit: code, reason (OOMKilled when the memory cgroup killed something), finishedAt. */
+export function onContainerExit(ctx: RuntimeContext, id: string, info: ExitInfo | undefined): void {
+  const rec = ctx.store.containers.get(id);
+  if (!rec) return;
+  // After a runtime restart the exit status comes from the file the waiter wrote, when it could.
+  const recorded = info ? undefined : readExitFile(ctx, id);
+  const code = info ? (info.code ?? 128 + (SIGNALS[info.signal ?? ''] ?? 0)) : (recorded ?? 255);
+  const oom = ctx.cgroups ? ctx.cgroups.oomKills(rec.cgroupPath) > 0 : false;
+  if (ctx.cgroups) {
+    ctx.cgroups.killAll(rec.cgroupPath);
+    ctx.cgroups.remove(rec.cgroupPath);
+  }
+  rec.state = 'CONTAINER_EXITED';
+  rec.exitCode = code;
+  rec.finishedAt = nowNs();
+  const lost = !info && recorded === undefined;
+  rec.reason = oom ? 'OOMKilled' : lost ? 'RuntimeRestarted' : code === 0 ? 'Completed' : 'Error';
+  rec.message = lost ? 'the container process was gone after a runtime restart; its exit code is unknown' : '';
+  ctx.store.saveContainer(rec);
+  ctx.events.emit({ type: 'CONTAINER_STOPPED_EVENT', containerId: id, sandboxId: rec.sandboxId, createdAt: nowNs() });
+  ctx.logger.info('container exited', { id, exitCode: code, reason: rec.reason });
+}
+
+function readExitFile(ctx: RuntimeContext, id: string): number | undefined {
+  try {
+    const n = Number(readFileSync(join(containerDir(ctx, id), 'exit'), 'utf8').trim());
+    return Number.isInteger(n) ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { CGROUP_JOIN_SCRIPT } from '../linux/scripts.ts';
+import { descendantsOf, killTree, signal } from '../util/proc.ts';
+import type { RuntimeContext } from './context.ts';
+import { pidModeOf, sandboxJoinFlags } from './container-start.ts';
+import { fail, ok, type OpResult } from './result.ts';
+
+export interface ExecSyncOutput {
+  stdout: Buffer;
+  stderr: Buffer;
+  exitCode: number;
+}
+
+const MAX_OUTPUT = 16 * 1024 * 1024;
+
+/** Run `cmd` inside a running container's namespaces, root and cgroup; `timeout` seconds (0 = none). */
+export async function execSync(ctx: RuntimeContext, id: string, cmd: string[], timeout: number): Promise<OpResult<ExecSyncOutput>> {
+  const rec = ctx.store.findContainer(id);
+  if (!rec) return fail('NOT_FOUND', `failed to find container "${id}" in store: not found`);
+  if (rec.state !== 'CONTAINER_RUNNING' || !rec.pid) return fail('UNKNOWN', `container "${rec.id}" is not running`);
+  if (cmd.length === 0) return fail('INVALID_ARGUMENT', 'cmd must not be empty');
+  const sb = ctx.store.sandboxes.get(rec.sandboxId);
+  const mode = sb ? pidModeOf(rec, sb) : 'NODE';
+  const nsFlags = sb ? sandboxJoinFlags(sb, mode !== 'NODE') : [];
+  const asUser = ctx.privileged && rec.uid !== undefined ? ['-S', String(rec.uid), '-G', String(rec.gid ?? rec.uid)] : [];
+  const enter = [ctx.bins.nsenter, '-t', String(rec.pid), ...nsFlags, '--mount', '-r', '-w', ...asUser, '--', ...cmd];
+  const argv = ctx.cgroups ? [ctx.bins.sh, '-c', CGROUP_JOIN_SCRIPT, 'cgroup-join', ...enter] : enter;
+  const env = { ...rec.env, ...(ctx.cgroups ? { NODELET_CGROUP_PROCS: ctx.cgroups.procsFiles(rec.cgroupPath).join(' ') } : {}) };
+  const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe', 'ignore'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let size = 0;
+  const collect = (into: Buffer[]) => (d: Buffer) => {
+    if ((size += d.length) <= MAX_OUTPUT) into.push(d);
+  };
+  child.stdout?.on('data', collect(out));
+  child.stderr?.on('data', collect(err));
+  let timedOut = false;
+  const timer = timeout > 0
+    ? setTimeout(() => {
+        timedOut = true;
+        // The exec'd tree first, so nsenter reaps it (no zombie left in the container); then nsenter.
+        if (child.pid) for (const p of descendantsOf(child.pid).reverse()) signal(p, 'SIGKILL');
+        setTimeout(() => child.pid && child.exitCode === null && killTree(child.pid, 'SIGKILL'), 1000).unref();
+      }, timeout * 1000)
+    : undefined;
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  clearTimeout(timer);
+  if (exit.error) return fail('UNKNOWN', `failed to exec in container: ${exit.error.message}`);
+  if (timedOut) {
+    return fail('DEADLINE_EXCEEDED', `failed to exec in container: timeout ${timeout}s exceeded: context deadline exceeded`);
+  }
+  const stderr = Buffer.concat(err);
+  const code = exit.code ?? 128 + (exit.signal === 'SIGKILL' ? 9 : 15);
+  const notFound = /^nsenter: failed to execute (.*): No such file or directory/m.exec(stderr.toString());
+  if (code === 127 && notFound) {
+    return fail('UNKNOWN', `failed to exec in container: failed to start exec "${rec.id}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${cmd[0]}": executable file not found in $PATH: unknown`);
+  }
+  ctx.logger.debug('exec finished', { id: rec.id, cmd, exitCode: code });
+  return ok({ stdout: Buffer.concat(out), stderr, exitCode: code });
+}

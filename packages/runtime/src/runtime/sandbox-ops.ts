@@ -1,0 +1,176 @@
+import { hostname as osHostname, networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { PodSandboxConfig__Output } from '../../../../proto/gen/runtime/v1/PodSandboxConfig.ts';
+import { DEFAULT_CGROUP_PARENT, normaliseCgroupPath } from '../linux/cgroup-layout.ts';
+import { launch } from '../linux/launch.ts';
+import { HOST_PATH, PAUSE_SCRIPT } from '../linux/scripts.ts';
+import type { SandboxNamespaces, SandboxRecord } from '../state/types.ts';
+import { newId } from '../util/ids.ts';
+import { procStartTime, signal } from '../util/proc.ts';
+import { nowNs } from '../util/time.ts';
+import type { RuntimeContext } from './context.ts';
+import type { ContainerEventType } from './events.ts';
+import { removeContainer, stopContainer } from './container-ops.ts';
+import { watchChild, waitExited } from './watch.ts';
+import { fail, ok, type OpResult } from './result.ts';
+
+/** Namespaces a sandbox holds, from its namespace options (NODE = share the host's). */
+export function sandboxNamespaces(config: PodSandboxConfig__Output, privileged: boolean): SandboxNamespaces {
+  const o = config.linux?.securityContext?.namespaceOptions;
+  const hostNet = o?.network === 'NODE';
+  return { user: !privileged, net: !hostNet, uts: !hostNet, ipc: o?.ipc !== 'NODE', pid: o?.pid !== 'NODE' };
+}
+
+export async function runSandbox(ctx: RuntimeContext, config: PodSandboxConfig__Output, handler: string): Promise<OpResult<string>> {
+  const id = newId();
+  const t0 = Date.now();
+  const ns = sandboxNamespaces(config, ctx.privileged);
+  const cgroupParent = normaliseCgroupPath(config.linux?.cgroupParent);
+  const rec: SandboxRecord = {
+    id, config, runtimeHandler: handler, state: 'SANDBOX_NOTREADY', createdAt: nowNs(), namespaces: ns,
+    ip: ns.net ? '' : hostIp(), cgroupParent,
+  };
+  if (ctx.cgroups) {
+    const made = ctx.cgroups.create(cgroupParent);
+    if (made.ok) {
+      if (made.created.length > 0) {
+        for (const d of made.created) ctx.store.podCgroupDirs.add(d);
+        ctx.store.savePodCgroupDirs();
+      }
+    } else ctx.logger.warn('cannot create pod cgroup', { id, cgroupParent, err: made.message });
+  }
+  writeSandboxFiles(join(ctx.rootDir, 'sandboxes', id), config, ns.uts ? config.hostname : osHostname());
+  const flags = [
+    ...(ns.user ? ['--user', '--map-root-user'] : []),
+    ...(ns.net ? ['--net'] : []), ...(ns.ipc ? ['--ipc'] : []), ...(ns.uts ? ['--uts'] : []),
+    ...(ns.pid ? ['--pid', '--fork'] : []),
+  ];
+  const sh = [ctx.bins.sh, '-c', PAUSE_SCRIPT, 'pause'];
+  const argv = flags.length > 0 ? [ctx.bins.unshare, ...flags, '--', ...sh] : sh;
+  const env = {
+    PATH: HOST_PATH,
+    NODELET_HOSTNAME: ns.uts ? config.hostname : '',
+    NODELET_NETNS: ns.net ? '1' : '',
+    NODELET_PAUSE: ctx.bins.catatonit ?? '',
+    NODELET_SYSCTLS: Object.entries(config.linux?.sysctls ?? {}).map(([k, v]) => `${k}=${v}`).join(' '),
+  };
+  const r = await launch(argv, { env, output: 'ignore' });
+  if (!r.ok) {
+    r.child.kill('SIGKILL');
+    cleanupSandboxCgroups(ctx, rec);
+    rmSync(join(ctx.rootDir, 'sandboxes', id), { recursive: true, force: true });
+    ctx.logger.error('RunPodSandbox failed', { id, err: r.message });
+    return fail('UNKNOWN', `failed to start sandbox container task "${id}": ${r.message}`);
+  }
+  rec.state = 'SANDBOX_READY';
+  rec.pausePid = r.initPid;
+  rec.pauseStart = procStartTime(r.initPid);
+  ctx.store.saveSandbox(rec);
+  watchChild(ctx.sandboxProcs, id, r.child, () => onPauseExit(ctx, id));
+  // Sandboxes appear in the event stream under their own id, as containerd reports them.
+  sandboxEvent(ctx, id, 'CONTAINER_CREATED_EVENT');
+  sandboxEvent(ctx, id, 'CONTAINER_STARTED_EVENT');
+  ctx.logger.info('sandbox started', {
+    id, pod: `${config.metadata?.namespace}/${config.metadata?.name}`, pid: r.initPid, namespaces: ns, ms: Date.now() - t0,
+  });
+  return ok(id);
+}
+
+function sandboxEvent(ctx: RuntimeContext, id: string, type: ContainerEventType): void {
+  ctx.events.emit({ type, containerId: id, sandboxId: id, createdAt: nowNs() });
+}
+
+/** The holder is gone (killed or died): the sandbox is NOTREADY. */
+export function onPauseExit(ctx: RuntimeContext, id: string): void {
+  const rec = ctx.store.sandboxes.get(id);
+  if (!rec || rec.state === 'SANDBOX_NOTREADY') return;
+  rec.state = 'SANDBOX_NOTREADY';
+  ctx.store.saveSandbox(rec);
+  sandboxEvent(ctx, id, 'CONTAINER_STOPPED_EVENT');
+  ctx.logger.info('sandbox holder exited', { id });
+}
+
+export async function stopSandbox(ctx: RuntimeContext, id: string): Promise<OpResult<void>> {
+  const rec = ctx.store.findSandbox(id);
+  if (!rec) return fail('NOT_FOUND', `an error occurred when try to find sandbox "${id}": not found`);
+  await Promise.all(ctx.store.containersOf(rec.id).map((c) => stopContainer(ctx, c.id, 0)));
+  if (rec.pausePid && ctx.sandboxProcs.has(rec.id)) {
+    signal(rec.pausePid, 'SIGKILL');
+    const gone = await waitExited(ctx.sandboxProcs, rec.id);
+    ctx.logger.debug('sandbox holder killed', { id: rec.id, pid: rec.pausePid, gone });
+  } else ctx.logger.debug('sandbox holder not running', { id: rec.id, pid: rec.pausePid, watched: ctx.sandboxProcs.has(rec.id) });
+  onPauseExit(ctx, rec.id);
+  ctx.logger.info('sandbox stopped', { id: rec.id });
+  return ok(undefined);
+}
+
+export async function removeSandbox(ctx: RuntimeContext, id: string): Promise<OpResult<void>> {
+  const rec = ctx.store.findSandbox(id);
+  if (!rec) return ok(undefined);
+  const stopped = await stopSandbox(ctx, rec.id);
+  if (!stopped.ok) return stopped;
+  for (const c of ctx.store.containersOf(rec.id)) await removeContainer(ctx, c.id);
+  cleanupSandboxCgroups(ctx, rec);
+  rmSync(join(ctx.rootDir, 'sandboxes', rec.id), { recursive: true, force: true });
+  sandboxEvent(ctx, rec.id, 'CONTAINER_DELETED_EVENT');
+  ctx.store.deleteSandbox(rec.id);
+  ctx.logger.info('sandbox removed', { id: rec.id });
+  return ok(undefined);
+}
+
+/**
+ * Once no other sandbox uses the pod's cgroup parent, remove the dirs of it (and its ancestors) that this
+ * runtime created, deepest first; the default parent is tried even when another runtime instance made it.
+ */
+function cleanupSandboxCgroups(ctx: RuntimeContext, rec: SandboxRecord): void {
+  const cg = ctx.cgroups;
+  if (!cg) return;
+  const stillUsed = [...ctx.store.sandboxes.values()].some((s) => s.id !== rec.id && s.cgroupParent === rec.cgroupParent);
+  if (stillUsed) return;
+  const parentDirs = cg.dirs(rec.cgroupParent);
+  const mine = [...ctx.store.podCgroupDirs].filter((d) => parentDirs.some((p) => p === d || p.startsWith(`${d}/`)));
+  const ours = rec.cgroupParent === DEFAULT_CGROUP_PARENT ? parentDirs : [];
+  for (const dir of [...new Set([...mine, ...ours])].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(dir);
+      ctx.store.podCgroupDirs.delete(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') ctx.store.podCgroupDirs.delete(dir);
+    }
+  }
+  ctx.store.savePodCgroupDirs();
+}
+
+/**
+ * Files containers of the sandbox get read-only: /etc/hostname, and /etc/resolv.conf from the pod's
+ * DNS config (else the host's).
+ */
+function writeSandboxFiles(dir: string, config: PodSandboxConfig__Output, hostname: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'hostname'), `${hostname}\n`);
+  const dns = config.dnsConfig;
+  let resolv: string;
+  if (dns && (dns.servers.length || dns.searches.length || dns.options.length)) {
+    resolv = [
+      ...dns.servers.map((s) => `nameserver ${s}`),
+      ...(dns.searches.length ? [`search ${dns.searches.join(' ')}`] : []),
+      ...(dns.options.length ? [`options ${dns.options.join(' ')}`] : []),
+    ].join('\n') + '\n';
+  } else {
+    try {
+      resolv = readFileSync('/etc/resolv.conf', 'utf8');
+    } catch {
+      resolv = '';
+    }
+  }
+  writeFileSync(join(dir, 'resolv.conf'), resolv);
+}
+
+/** The host's first non-internal IPv4 address: a hostNetwork pod's IP. */
+export function hostIp(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '';
+}
