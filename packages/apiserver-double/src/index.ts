@@ -1,0 +1,15 @@
+export { startApiServerDouble } from './server.ts';
+export type { ApiServerDouble, ApiServerDoubleOptions, KubeconfigOptions } from './server.ts';
+export { defaultPolicy } from './auth/authn.ts';
+export type { AuthorizePolicy, AuthzAttributes, AuthzDecision, UserInfo } from './auth/authn.ts';
+export { createCertAuthority } from './auth/pki.ts';
+export type { CertAuthority, CertSpec, KeyPair } from './auth/pki.ts';
+export type { RequestRecord } from './http/handler.ts';
+export type { RecordedAccessReview } from './http/reviews.ts';
+export { DoubleStore } from './store/double-store.ts';
+export { RESOURCES } from './resources.ts';
+export type { KubeObject, ResourceInfo } from './resources.ts';
+export { strategicMerge } from './patch/strategic-merge.ts';
+export { mergePatch } from './patch/merge-patch.ts';
+export { applyJsonPatch } from './patch/json-patch.ts';
+export { nodeRestrictionPolicy } from './auth/node-policy.ts';

@@ -1,0 +1,105 @@
+/**
+ * Pod-specific registry rules of the real apiserver: defaulting (pkg/apis/core/v1 defaults), create-time
+ * status reset, validation of the few fields kubelets rely on, update restrictions, and graceful deletion.
+ */
+import type { KubeObject } from '../resources.ts';
+
+export interface FieldError {
+  field: string;
+  message: string;
+  type: string;
+}
+
+function defaultContainer(c: Record<string, any>): void {
+  c.terminationMessagePath ??= '/dev/termination-log';
+  c.terminationMessagePolicy ??= 'File';
+  if (c.imagePullPolicy === undefined) {
+    const image = String(c.image ?? '');
+    const tagged = /:[^/:]+$/.test(image.split('@')[0] ?? '');
+    const latest = !image.includes('@') && (!tagged || image.endsWith(':latest'));
+    c.imagePullPolicy = latest ? 'Always' : 'IfNotPresent';
+  }
+  c.resources ??= {};
+  for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+}
+
+/** Defaults applied on create, as the real API defaulting + admission (DefaultTolerationSeconds) do. */
+export function defaultPod(pod: KubeObject): void {
+  const spec = (pod.spec ??= {});
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.securityContext ??= {};
+  spec.schedulerName ??= 'default-scheduler';
+  spec.enableServiceLinks ??= true;
+  spec.priority ??= 0;
+  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
+  spec.serviceAccount ??= spec.serviceAccountName;
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
+  const tolerations: any[] = (spec.tolerations ??= []);
+  for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
+    if (!tolerations.some((t) => t.key === key))
+      tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+  }
+}
+
+/** The QoS class the real PrepareForCreate stores in status.qosClass. */
+export function qosClass(pod: KubeObject): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const cs: any[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+  const any = cs.some((c) => Object.keys(c.resources?.requests ?? {}).length || Object.keys(c.resources?.limits ?? {}).length);
+  if (!any) return 'BestEffort';
+  const guaranteed = cs.every((c) => {
+    const l = c.resources?.limits ?? {};
+    const r = { ...l, ...(c.resources?.requests ?? {}) };
+    return ['cpu', 'memory'].every((k) => l[k] !== undefined && String(r[k]) === String(l[k]));
+  });
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+export function validatePod(pod: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const containers: any[] = pod.spec?.containers ?? [];
+  if (containers.length === 0) errs.push({ field: 'spec.containers', message: 'Required value', type: 'FieldValueRequired' });
+  const seen = new Set<string>();
+  containers.forEach((c, i) => {
+    if (!c.name) errs.push({ field: `spec.containers[${i}].name`, message: 'Required value', type: 'FieldValueRequired' });
+    else if (seen.has(c.name))
+      errs.push({ field: `spec.containers[${i}].name`, message: `Duplicate value: "${c.name}"`, type: 'FieldValueDuplicate' });
+    seen.add(c.name);
+    if (!c.image) errs.push({ field: `spec.containers[${i}].image`, message: 'Required value', type: 'FieldValueRequired' });
+  });
+  const rp = pod.spec?.restartPolicy;
+  if (rp && !['Always', 'OnFailure', 'Never'].includes(rp))
+    errs.push({ field: 'spec.restartPolicy', message: `Unsupported value: "${rp}"`, type: 'FieldValueNotSupported' });
+  return errs;
+}
+
+/** Pod spec is immutable on update except images, activeDeadlineSeconds, tolerations additions. */
+export function validatePodSpecUpdate(oldPod: KubeObject, newPod: KubeObject): FieldError[] {
+  const mask = (spec: any) => {
+    const s = structuredClone(spec ?? {});
+    for (const l of ['containers', 'initContainers']) for (const c of s[l] ?? []) delete c.image;
+    delete s.activeDeadlineSeconds;
+    delete s.tolerations;
+    return JSON.stringify(s);
+  };
+  if (mask(oldPod.spec) === mask(newPod.spec)) return [];
+  return [
+    {
+      field: 'spec',
+      type: 'FieldValueForbidden',
+      message:
+        'Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+    },
+  ];
+}
+
+/** The grace period a pod DELETE gets (pod strategy CheckGracefulDelete). */
+export function podGracePeriod(pod: KubeObject, requested: number | undefined): number {
+  if (!pod.spec?.nodeName) return 0;
+  const phase = pod.status?.phase;
+  if (phase === 'Failed' || phase === 'Succeeded') return 0;
+  const g = requested ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+  return Math.max(0, Number(g));
+}
