@@ -19,13 +19,24 @@ export function run(cmd, args, opts = {}) {
   }
 }
 
-/** Installs npm dependencies when node_modules is missing or older than package-lock.json. */
+/**
+ * Installs npm dependencies: a clean `npm ci` when node_modules is missing, an incremental `npm install` when
+ * package-lock.json lists packages that node_modules lacks (never wipes a working tree's node_modules).
+ */
 export function ensureDependencies() {
-  const lock = join(repoRoot, 'package-lock.json');
   const marker = join(repoRoot, 'node_modules', '.package-lock.json');
-  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  log('installing npm dependencies (npm ci)…');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  if (!existsSync(marker)) {
+    log('installing npm dependencies (npm ci)…');
+    run('npm', ['ci', '--no-audit', '--no-fund']);
+    return;
+  }
+  const want = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')).packages ?? {};
+  const have = new Set(Object.keys(JSON.parse(readFileSync(marker, 'utf8')).packages ?? {}));
+  // Optional packages (other platforms' binaries) are never installed here: only required ones count.
+  const missing = Object.keys(want).filter((k) => k !== '' && !want[k].optional && !have.has(k));
+  if (missing.length === 0) return;
+  log(`installing ${missing.length} missing npm packages (npm install)…`);
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 function hashTree(dir, h, skip) {

@@ -2,7 +2,7 @@
 // browser e2e suite (Playwright driving Debian's chromium), and prints one closing line
 // "tests: N passed, N failed". Options: --unit (node tests only), --e2e (browser tests only).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ensureDependencies, ensureWebBuilt, log, repoRoot, run } from './lib.mjs';
 
@@ -28,6 +28,7 @@ function runNodeTests() {
   log(`running ${files.length} test files with node's test runner`);
   const tap = join(repoRoot, 'test-results', 'node-tests.tap');
   rmSync(tap, { force: true });
+  mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
   const r = spawnSync(
     process.execPath,
     [
@@ -68,6 +69,7 @@ function runE2e() {
   ensureWebBuilt();
   const report = join(repoRoot, 'test-results', 'e2e.json');
   rmSync(report, { force: true });
+  mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
   const r = spawnSync('npx', ['playwright', 'test'], {
     stdio: 'inherit',
     cwd: repoRoot,
