@@ -1,0 +1,58 @@
+/**
+ * A stand-in for apps/agent's 10250 API while developing the console: tRPC at /trpc and socket.io at
+ * /socket.io with fake data (dev/mock-world.ts). HTTPS with client-cert auth by default (PKI written to
+ * --pki-dir); `--plain` serves plain HTTP.
+ *
+ *   node --import tsx apps/web/dev/mock-agent.ts [--port 10250] [--pki-dir /tmp/nodelet-mock-pki] [--plain] [--tick-ms 3000]
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { parseArgs } from 'node:util';
+import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { Server as SocketServer } from 'socket.io';
+import type { EventFilter, NodeletEvent } from '@nodelet/core/events/types.ts';
+import { createMockRouter } from './mock-router.ts';
+import { createMockWorld, matches } from './mock-world.ts';
+import { ensureMockPki } from './mock-pki.ts';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '10250' },
+    'pki-dir': { type: 'string', default: '/tmp/nodelet-mock-pki' },
+    plain: { type: 'boolean', default: false },
+    'tick-ms': { type: 'string', default: '3000' },
+  },
+});
+
+const world = createMockWorld();
+const trpc = createHTTPHandler({ router: createMockRouter(world), basePath: '/trpc/' });
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  if (req.url?.startsWith('/trpc/')) { trpc(req, res); return; }
+  if (req.url?.startsWith('/socket.io')) return; // socket.io handles it
+  res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+}
+
+const server = values.plain
+  ? createHttpServer(handle)
+  : createHttpsServer({ ...ensureMockPki(values['pki-dir']), requestCert: true, rejectUnauthorized: true }, handle);
+
+const io = new SocketServer(server, { path: '/socket.io', serveClient: false });
+io.on('connection', (socket) => {
+  let filter: EventFilter = {};
+  socket.emit('nodelet:hello', { node: world.node(), seq: world.recent({}, 1)[0]?.seq ?? 0 });
+  const off = world.subscribe((e: NodeletEvent) => { if (matches(e, filter)) socket.emit('nodelet:event', e); });
+  socket.on('nodelet:subscribe', (f: EventFilter) => {
+    filter = f ?? {};
+    for (const e of world.recent(filter, 200)) socket.emit('nodelet:event', e);
+  });
+  socket.on('disconnect', off);
+});
+
+const timer = setInterval(() => world.tick(), Number(values['tick-ms']));
+server.listen(Number(values.port), '127.0.0.1', () => {
+  console.log(`mock agent listening on ${values.plain ? 'http' : 'https'}://127.0.0.1:${values.port} (pki ${values['pki-dir']})`);
+});
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => { clearInterval(timer); io.close(); server.close(() => process.exit(0)); });
+}

@@ -1,0 +1,79 @@
+/**
+ * The console's entry point: one HTTP server on PORT (default 4194) that serves the built Next app and
+ * proxies /trpc and /socket.io (incl. websocket upgrades) to the agent with the console's client certificate.
+ *
+ *   node --import tsx apps/web/server.ts        (after `npm run build -w @nodelet/web`; NODELET_WEB_DEV=1 for dev)
+ *
+ * Env: PORT, HOSTNAME (default 127.0.0.1), NODELET_AGENT_URL (default https://127.0.0.1:10250),
+ * NODELET_PKI_DIR (ca.crt, console.crt, console.key; default /var/lib/kubelet/pki), NODELET_WEB_DEV=1.
+ */
+import { createServer } from 'node:http';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAgentProxy } from './server/agent-proxy.ts';
+import { isAgentPath, readConsoleConfig } from './server/config.ts';
+
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+
+function log(msg: string, fields: Record<string, unknown> = {}): void {
+  console.log(JSON.stringify({ time: new Date().toISOString(), component: 'console', msg, ...fields }));
+}
+
+async function main(): Promise<void> {
+  const parsed = readConsoleConfig(process.env);
+  if (!parsed.ok) {
+    console.error(`console: ${parsed.reason}`);
+    process.exit(2);
+  }
+  const cfg = parsed.config;
+  const dir = dirname(fileURLToPath(import.meta.url));
+  const { default: next } = await import('next');
+  const app = next({ dev: cfg.dev, dir, hostname: cfg.hostname, port: cfg.port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const nextUpgrade = app.getUpgradeHandler();
+  const proxy = createAgentProxy({ agentUrl: cfg.agentUrl, pkiDir: cfg.pkiDir }, { log });
+
+  const server = createServer((req, res) => {
+    if (isAgentPath(req.url)) return proxy.web(req, res);
+    handle(req, res).catch((err: unknown) => {
+      log('request failed', { url: req.url, error: String(err) });
+      if (!res.headersSent) res.writeHead(500).end('internal error');
+    });
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (isAgentPath(req.url)) return proxy.ws(req, socket, head);
+    if (cfg.dev) return void nextUpgrade(req, socket, head);
+    socket.destroy();
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(cfg.port, cfg.hostname, resolve);
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
+  const host = cfg.hostname.includes(':') ? `[${cfg.hostname}]` : cfg.hostname;
+  console.log(`console listening on http://${host}:${port} (agent ${cfg.agentUrl.origin}${cfg.dev ? ', dev' : ''})`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping', { signal });
+    proxy.close();
+    server.closeAllConnections();
+    server.close(() => {
+      void app.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error('console failed to start:', err);
+  process.exit(1);
+});

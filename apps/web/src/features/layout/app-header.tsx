@@ -1,0 +1,39 @@
+'use client';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useQuery } from '@tanstack/react-query';
+import { useTRPC } from '../../lib/trpc.ts';
+import { useLive } from '../live/live-provider.tsx';
+
+const LINKS = [
+  { href: '/', label: 'Node & pods' },
+  { href: '/events', label: 'Lifecycle tail' },
+];
+
+export function AppHeader() {
+  const trpc = useTRPC();
+  const live = useLive();
+  const node = useQuery(trpc.node.get.queryOptions());
+  const pathname = usePathname();
+  const name = node.data?.name ?? live.node?.name ?? '…';
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <span className="logo" aria-hidden>◆</span>
+        <span>nodelet</span>
+        <span className="node-name" data-testid="node-name">{name}</span>
+      </div>
+      <nav className="nav">
+        {LINKS.map((l) => (
+          <Link key={l.href} href={l.href} className={pathname === l.href ? 'active' : undefined}>
+            {l.label}
+          </Link>
+        ))}
+      </nav>
+      <span className={`conn conn-${live.state}`} data-testid="connection-status" data-state={live.state} title="socket.io connection to the agent">
+        <span className="dot" aria-hidden />
+        {live.state}
+      </span>
+    </header>
+  );
+}

@@ -1,0 +1,32 @@
+/** Types the console shares with the agent and core, all `import type` (erased at build time). */
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from './app-router.ts';
+import type { NodeletEventType } from '@nodelet/core/events/types.ts';
+
+export type { V1Pod, V1PodStatus, V1ContainerStatus, V1ContainerState, V1PodCondition } from '@kubernetes/client-node';
+export type {
+  NodeletEvent,
+  NodeletEventType,
+  EventFilter,
+  K8sBusEvent,
+  PodStatusBusEvent,
+  PodConfigBusEvent,
+  PlegBusEvent,
+  RuntimeBusEvent,
+  ProbeBusEvent,
+} from '@nodelet/core/events/types.ts';
+export type { NodeSummary, HealthReport, HealthCheck } from '@nodelet/core/kubelet/types.ts';
+
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type NodeInfo = RouterOutputs['node']['get'];
+export type PodDetail = RouterOutputs['pods']['get'];
+
+/** Pods as they arrive over JSON (tRPC infers the serialized shape: Date fields are strings). */
+export type WirePod = RouterOutputs['pods']['list'][number];
+export type WirePodStatus = NonNullable<WirePod['status']>;
+export type WireContainerStatus = NonNullable<WirePodStatus['containerStatuses']>[number];
+export type WireContainerState = NonNullable<WireContainerStatus['state']>;
+export type WirePodCondition = NonNullable<WirePodStatus['conditions']>[number];
+
+export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime'] as const satisfies readonly NodeletEventType[];
