@@ -1,10 +1,10 @@
 // Starts a real agent (embedded runtime) and the real console as processes on free ports, for e2e tests and
 // benches. Everything lives under a fresh temp directory that stop() removes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, mkdirSync, createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -32,6 +32,32 @@ export async function waitUntil(what: string, pred: () => Promise<boolean> | boo
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`timed out after ${ms} ms waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
+}
+
+/** Removes the (by now empty) cgroup directories of a stack's cgroup root in every mounted hierarchy. */
+export function removeCgroupTree(root: string): void {
+  const base = '/sys/fs/cgroup';
+  if (!existsSync(base)) return;
+  const hierarchies = [base, ...readdirSync(base).map((d) => join(base, d))];
+  for (const h of hierarchies) {
+    const top = join(h, root);
+    if (top !== join(h) && existsSync(top)) rmdirTree(top);
+  }
+}
+
+function rmdirTree(dir: string): void {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return;
+  }
+  for (const e of entries) rmdirTree(join(dir, e));
+  try {
+    rmdirSync(dir);
+  } catch {
+    // busy (processes left) or not a cgroup dir: leave it for the operator to see.
+  }
 }
 
 export interface Stack {
@@ -74,6 +100,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const manifests = join(dir, 'manifests');
   mkdirSync(manifests, { recursive: true });
   const nodeName = opts.nodeName ?? 'e2e-node';
+  const cgroupRoot = `/${basename(dir)}`;
   const ports = { kubelet: await freePort(), readOnly: await freePort(), healthz: await freePort(), console: await freePort() };
   const children: ChildProcess[] = [];
   const agentLog = createWriteStream(join(dir, 'agent.log'));
@@ -88,6 +115,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       '--read-only-port', String(ports.readOnly),
       '--healthz-port', String(ports.healthz),
       '--file-check-frequency', '1s',
+      // Each stack owns its own cgroup tree, so concurrent agents never take each other's pod cgroups for orphans.
+      '--cgroup-root', cgroupRoot,
       ...(opts.extraAgentArgs ?? []),
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -108,6 +137,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         await waitUntil('runtime exit', () => !alive(pid), 20_000).catch(() => process.kill(pid, 'SIGKILL'));
       }
     }
+    removeCgroupTree(cgroupRoot);
     if (!process.env.NODELET_KEEP_E2E_DIR) rmSync(dir, { recursive: true, force: true });
   };
 

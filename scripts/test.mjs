@@ -24,7 +24,7 @@ function findTests(dir, out = []) {
 }
 
 function runNodeTests() {
-  const files = ['packages', 'apps', 'bench', 'scripts'].flatMap((d) => findTests(join(repoRoot, d))).sort();
+  const files = ['packages', 'apps', 'bench', 'scripts', 'tests'].flatMap((d) => findTests(join(repoRoot, d))).sort();
   log(`running ${files.length} test files with node's test runner`);
   const tap = join(repoRoot, 'test-results', 'node-tests.tap');
   rmSync(tap, { force: true });

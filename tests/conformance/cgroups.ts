@@ -1,0 +1,67 @@
+// Finds pod cgroup directories (pod<uid>, under any kubepods tree of any mounted hierarchy).
+import { existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = '/sys/fs/cgroup';
+
+function walk(dir: string, depth: number, want: Set<string>, out: string[]): void {
+  if (depth < 0) return;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const p = join(dir, n);
+    let isDir = false;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch {
+      continue;
+    }
+    if (!isDir) continue;
+    if (want.has(n)) out.push(p);
+    else walk(p, depth - 1, want, out);
+  }
+}
+
+/** Pod cgroup dirs still present for these pod UIDs (under `<cgroupRoot>/kubepods` of every hierarchy). */
+export function leftoverPodCgroups(uids: string[], cgroupRoot = '/'): string[] {
+  const want = new Set(uids.filter(Boolean).flatMap((u) => [`pod${u}`, `pod${u.replaceAll('-', '_')}`]));
+  if (want.size === 0 || !existsSync(ROOT)) return [];
+  const out: string[] = [];
+  for (const top of readdirSync(ROOT)) {
+    const kp = join(ROOT, top, cgroupRoot, 'kubepods');
+    if (existsSync(kp)) walk(kp, 3, want, out);
+    const kps = join(ROOT, top, cgroupRoot, 'kubepods.slice');
+    if (existsSync(kps)) walk(kps, 3, want, out);
+  }
+  return out;
+}
+
+/** Removes a test's private cgroup root (empty dirs only, deepest first) from every hierarchy. */
+export function removeCgroupRoot(cgroupRoot: string): string[] {
+  const failed: string[] = [];
+  if (!cgroupRoot.replaceAll('/', '') || !existsSync(ROOT)) return failed;
+  const rm = (dir: string): void => {
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n);
+      try {
+        if (statSync(p).isDirectory()) rm(p);
+      } catch {
+        // vanished
+      }
+    }
+    try {
+      rmdirSync(dir);
+    } catch {
+      failed.push(dir);
+    }
+  };
+  for (const top of readdirSync(ROOT)) {
+    const dir = join(ROOT, top, cgroupRoot);
+    if (existsSync(dir)) rm(dir);
+  }
+  return failed;
+}

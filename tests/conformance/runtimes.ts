@@ -1,0 +1,105 @@
+// The runtimes the conformance suite runs against: the embedded runtime (spawned by the agent) and a private
+// real containerd from scripts/containerd-up.sh (root only). A missing containerd is a failure that names what
+// to install, never a skip.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../../e2e/harness.ts';
+
+export type RuntimeName = 'embedded' | 'containerd';
+
+export interface ConformanceRuntime {
+  name: RuntimeName;
+  /** Image with sh + busybox-like tools, present without a pull. */
+  image: string;
+  /** --container-runtime-endpoint (undefined: the agent spawns the embedded runtime). */
+  endpoint?: string;
+  /** host:port of a loopback registry holding busybox:latest (containerd-up.sh starts one). */
+  registry?: string;
+  /** containerd only: kill containerd (shims and containers keep running) / start it again on the same state. */
+  stopDaemon?(): void;
+  startDaemon?(): Promise<void>;
+  down(): Promise<void>;
+}
+
+export const INSTALL_HINT =
+  'apt-get install -y containerd runc containernetworking-plugins busybox-static catatonit umoci skopeo docker-registry';
+
+export function embeddedRuntime(): ConformanceRuntime {
+  return { name: 'embedded', image: 'nodelet.local/host:latest', down: async () => {} };
+}
+
+const NEEDED = ['containerd', 'runc', 'ctr', 'umoci', 'skopeo', 'docker-registry', 'catatonit', 'busybox'];
+
+function missingTools(): string[] {
+  const miss = NEEDED.filter((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0);
+  if (!existsSync('/usr/lib/cni/bridge')) miss.push('cni-bridge');
+  return miss;
+}
+
+/** As root, installs Debian's containerd packages when something is missing (npm test and CI do this). */
+function ensureInstalled(): void {
+  if (missingTools().length === 0) return;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const pkgs = INSTALL_HINT.split(' ').slice(3);
+  let r = spawnSync('apt-get', ['install', '-y', '-qq', ...pkgs], { env, encoding: 'utf8' });
+  if (r.status !== 0) {
+    spawnSync('apt-get', ['update', '-qq'], { env });
+    r = spawnSync('apt-get', ['install', '-y', '-qq', ...pkgs], { env, encoding: 'utf8' });
+  }
+  const still = missingTools();
+  if (still.length > 0) throw new Error(`containerd suite: missing ${still.join(', ')} after apt-get (${r.stderr.trim().slice(-300)}). Install: ${INSTALL_HINT}`);
+}
+
+/** Starts containerd via scripts/containerd-up.sh; throws with what to install when it cannot. */
+export async function containerdRuntime(): Promise<ConformanceRuntime> {
+  if (process.getuid?.() !== 0) {
+    const miss = missingTools();
+    throw new Error(`the containerd conformance suite needs root${miss.length ? ` and ${miss.join(', ')}` : ''}: run as root (${INSTALL_HINT})`);
+  }
+  ensureInstalled();
+  const state = mkdtempSync(join(tmpdir(), 'nodelet-ctrd-'));
+  const r = spawnSync('bash', [join(repoRoot, 'scripts/containerd-up.sh'), state], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    spawnSync('bash', [join(repoRoot, 'scripts/containerd-down.sh'), state]);
+    throw new Error(`containerd-up.sh failed (exit ${r.status}): ${r.stderr.trim()}\nInstall: ${INSTALL_HINT}`);
+  }
+  const env = Object.fromEntries(
+    r.stdout.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  ) as Record<string, string>;
+  const endpoint = env.ENDPOINT ?? '';
+  const sock = endpoint.replace(/^unix:\/\//, '');
+  const pidFile = join(state, 'containerd.pid');
+  return {
+    name: 'containerd',
+    image: 'localhost/busybox:latest',
+    endpoint,
+    ...(env.REGISTRY ? { registry: env.REGISTRY } : {}),
+    stopDaemon() {
+      const pid = Number(readFileSync(pidFile, 'utf8').trim());
+      process.kill(pid, 'SIGKILL');
+    },
+    async startDaemon() {
+      const { spawn } = await import('node:child_process');
+      const { openSync } = await import('node:fs');
+      const out = openSync(join(state, 'containerd.log'), 'a');
+      const c = spawn('containerd', ['--config', join(state, 'config.toml')], { stdio: ['ignore', out, out], detached: true });
+      c.unref();
+      execFileSync('bash', ['-c', `echo ${c.pid} > ${pidFile}`]);
+      for (let i = 0; i < 100; i++) {
+        if (existsSync(sock) && spawnSync('ctr', ['--address', sock, 'version']).status === 0) return;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      throw new Error('containerd did not come back');
+    },
+    async down() {
+      spawnSync('bash', [join(repoRoot, 'scripts/containerd-down.sh'), state]);
+    },
+  };
+}
+
+export const RUNTIMES: Array<{ name: RuntimeName; make(): Promise<ConformanceRuntime> }> = [
+  { name: 'embedded', make: async () => embeddedRuntime() },
+  { name: 'containerd', make: containerdRuntime },
+];

@@ -1,0 +1,85 @@
+// The runtime conformance suite: one table of scenarios run against a real agent process on one runtime.
+// Each runtime gets its own test file (embedded.test.ts, containerd.test.ts) so node's runner runs them side by side.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createCriClient } from '../../packages/core/src/cri/client.ts';
+import type { CriClient } from '../../packages/core/src/cri/types.ts';
+import { waitUntil } from '../../e2e/harness.ts';
+import { createAgentProcess, type AgentProcess } from './agent-process.ts';
+import type { ConformanceRuntime } from './runtimes.ts';
+import { bareId, containerStatus as cs, ctr, getPod, listPods, logs, removePod, waitPod, writePod } from './pods.ts';
+import { leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
+import { definePodScenarios } from './scenarios-pods.ts';
+import { defineDisruptionScenarios } from './scenarios-disruption.ts';
+
+export interface SuiteContext {
+  /** A private --cgroup-root: agents on one host must not garbage-collect each other's pod cgroups. */
+  cgroupRoot: string;
+  rt: ConformanceRuntime;
+  agent: AgentProcess;
+  cri: CriClient;
+}
+
+export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>): void {
+  describe(`conformance: ${name}`, { timeout: 300_000 }, () => {
+    const ctx = { cgroupRoot: `/nodelet-conf-${name}-${process.pid}` } as SuiteContext;
+    before(async () => {
+      ctx.rt = await make();
+      try {
+        ctx.agent = await createAgentProcess({
+          nodeName: `conf-${name}`,
+          ...(ctx.rt.endpoint ? { endpoint: ctx.rt.endpoint } : {}),
+          args: ['--crashloop-backoff-initial', '1s', '--crashloop-backoff-max', '4s', '--cgroup-root', ctx.cgroupRoot],
+        });
+        await ctx.agent.start();
+        ctx.cri = createCriClient(ctx.agent.endpoint, { timeoutMs: 10_000 });
+      } catch (e) {
+        await ctx.agent?.dispose();
+        await ctx.rt.down();
+        throw e;
+      }
+    });
+    after(async () => {
+      if (!ctx.agent) return;
+      const uids = (await listPods(ctx.agent).catch(() => [])).map((p) => p.metadata?.uid ?? '');
+      for (const p of await listPods(ctx.agent).catch(() => [])) removePod(ctx.agent, (p.metadata?.name ?? '').replace(`-${ctx.agent.nodeName}`, ''));
+      await waitUntil('every pod removed', async () => (await listPods(ctx.agent)).length === 0, 60_000).catch(() => {});
+      await waitUntil('runtime empty', async () => (await ctx.cri.listPodSandbox({})).items.length === 0, 30_000).catch(() => {});
+      ctx.cri?.close();
+      await ctx.agent.dispose();
+      await ctx.rt.down();
+      const left = leftoverPodCgroups(uids, ctx.cgroupRoot);
+      const notRemoved = removeCgroupRoot(ctx.cgroupRoot);
+      assert.deepEqual(left, [], 'pod cgroups left behind at the end');
+      assert.deepEqual(notRemoved, [], 'the private cgroup root could not be removed');
+    });
+
+    definePodScenarios(ctx);
+    defineDisruptionScenarios(ctx);
+
+    it('PLEG metrics: evented stream connected, relists measured', async () => {
+      const r = await ctx.agent.get('/metrics');
+      assert.equal(r.status, 200);
+      const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(r.body)?.[1] ?? NaN);
+      assert.ok(value('kubelet_evented_pleg_connection_success_count') >= 1, 'evented PLEG connected at least once');
+      assert.ok(value('kubelet_pleg_relist_duration_seconds_count') >= 1, 'relists observed');
+      assert.ok(value('kubelet_pleg_last_seen_seconds') > Date.now() / 1000 - 600, 'PLEG seen recently');
+      assert.match(r.body, /^# TYPE kubelet_evented_pleg_connection_latency_seconds histogram$/m);
+    });
+
+    it('removed pods leave no pod cgroup directories', async () => {
+      const { agent, rt } = ctx;
+      writePod(agent, 'cg', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, 'while true; do sleep 0.2; done', { resources: { limits: { memory: '64Mi' } } })] });
+      const p = await waitPod(agent, 'cg', 'running', (x) => Boolean(cs(x, 'c')?.state?.running));
+      const uid = p.metadata?.uid ?? '';
+      assert.ok(leftoverPodCgroups([uid], ctx.cgroupRoot).length > 0, 'a running pod has a pod cgroup (the check can see them)');
+      removePod(agent, 'cg');
+      await waitUntil('pod gone', async () => (await getPod(agent, 'cg')) === undefined, 30_000);
+      await waitUntil('pod cgroups gone', () => leftoverPodCgroups([uid], ctx.cgroupRoot).length === 0, 15_000).catch(() => {});
+      assert.deepEqual(leftoverPodCgroups([uid], ctx.cgroupRoot), []);
+    });
+  });
+}
+
+export { bareId, sleep };
