@@ -11,7 +11,7 @@ import type { KubeletFactory, KubeletHandle } from './kubelet-factory.ts';
 import { runShutdown, type StepOutcome } from './lifecycle/shutdown.ts';
 import { ensurePki, type Pki } from './pki/ensure-pki.ts';
 import { ensureRuntime, probeEndpoint, type RuntimeLaunch } from './runtime-launcher.ts';
-import { createAuthorizer } from './servers/auth.ts';
+import { buildAuth } from './auth/build-auth.ts';
 import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
 import { createHealthzServer, createReadOnlyServer, type PlainServer } from './servers/readonly-server.ts';
 
@@ -91,7 +91,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     kubeletServer = createKubeletServer({
       kubelet,
       logger: log.child('server'),
-      authorizer: createAuthorizer(config.authorizationMode),
+      ...buildAuth(config, handle?.apiClient, deps.clock, log.child('auth')),
       nodeName: config.nodeName,
       anonymousAuth: config.anonymousAuth,
       tls: { ...serving, clientCAs },

@@ -3,15 +3,23 @@
  * @nodelet/core. Kept behind the KubeletFactory type so tests swap in a fake.
  */
 import { createCriClient, createKubelet, nodeRuntimeFs } from '@nodelet/core';
+import { createNodeHostFs } from '@nodelet/core/cm/node-host-fs.ts';
+import { createNodeDiskUsage } from '@nodelet/core/stats/disk-usage.ts';
 import type { KubeletConfig, KubeletDeps } from '@nodelet/core/kubelet/config.ts';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Clock } from '@nodelet/core/util/clock.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
 import type { AgentConfig } from './config/types.ts';
 import { KUBELET_VERSION } from './config/types.ts';
+import { coreEvictionConfig } from './config/eviction-config.ts';
+import { coreApiServerConfig } from './config/apiserver-config.ts';
+import { createApiClientFromKubeconfig } from '@nodelet/core/apiclient/client.ts';
+import type { ApiClient } from '@nodelet/core/apiclient/types.ts';
 
 export interface KubeletHandle {
   kubelet: KubeletApi;
+  /** The API server client (--kubeconfig): TokenReview / SubjectAccessReview for the 10250 auth filter. */
+  apiClient?: ApiClient;
   /** Closes what the factory opened (the CRI channel). */
   close(): Promise<void> | void;
 }
@@ -39,19 +47,39 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string): Kube
     maxPods: c.maxPods,
     plegRelistPeriodMs: c.plegRelistPeriodMs,
     plegRelistThresholdMs: c.plegRelistThresholdMs,
+    eventedPleg: c.eventedPleg,
+    cgroupRoot: c.cgroupRoot,
+    cgroupsPerQOS: c.cgroupsPerQOS,
+    stats: {
+      housekeepingIntervalMs: c.housekeepingIntervalMs,
+      maxHousekeepingIntervalMs: Math.round(c.housekeepingIntervalMs * 1.5),
+      imageFsPath: `${c.rootDir}/runtime`,
+      ...(c.evictionHard ? { evictionHard: c.evictionHard } : {}),
+    },
+    eviction: coreEvictionConfig(c),
+    ...(c.serializeImagePulls !== undefined ? { serializeImagePulls: c.serializeImagePulls } : {}),
+    ...(c.maxParallelImagePulls !== undefined ? { maxParallelImagePulls: c.maxParallelImagePulls } : {}),
     crashLoopBackOff: { ...c.crashLoopBackOff },
     runtimeEndpoint,
     kubeletVersion: KUBELET_VERSION,
+    ...(c.kubeconfig ? { apiServer: coreApiServerConfig(c, c.port) } : {}),
+    ...(c.nodeLabels ? { nodeLabels: c.nodeLabels } : {}),
   };
 }
 
 export const coreKubeletFactory: KubeletFactory = async (ctx) => {
+  let apiClient: ApiClient | undefined;
+  if (ctx.config.kubeconfig) {
+    const r = await createApiClientFromKubeconfig(ctx.config.kubeconfig, { clock: ctx.clock, qps: ctx.config.kubeAPIQPS, burst: ctx.config.kubeAPIBurst });
+    if (!r.ok) throw new Error(r.reason);
+    apiClient = r.client;
+  }
   const cri = createCriClient(ctx.runtimeEndpoint, {
     timeoutMs: ctx.config.runtimeRequestTimeoutMs,
     logger: ctx.logger,
     clock: ctx.clock,
   });
-  const deps: KubeletDeps = { cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs };
+  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
   const kubelet = createKubelet(deps, coreKubeletConfig(ctx.config, ctx.runtimeEndpoint));
-  return { kubelet, close: () => cri.close() };
+  return { kubelet, ...(apiClient ? { apiClient } : {}), close: () => cri.close() };
 };

@@ -2,8 +2,10 @@
 import { parse as parseYaml } from 'yaml';
 import { parseDuration } from './duration.ts';
 import type { ConfigResult, PartialSettings } from './types.ts';
+import { EVICTION_FILE_FIELDS } from './eviction-config.ts';
+import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
 
-type FieldKind = 'string' | 'bool' | 'int' | 'duration';
+type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map';
 
 interface FieldSpec {
   path: string;
@@ -23,21 +25,25 @@ const FIELDS: FieldSpec[] = [
   { path: 'healthzBindAddress', key: 'healthzBindAddress', kind: 'string' },
   { path: 'authentication.anonymous.enabled', key: 'anonymousAuth', kind: 'bool' },
   { path: 'authentication.x509.clientCAFile', key: 'clientCAFile', kind: 'string' },
-  { path: 'authentication.webhook.enabled', kind: 'bool' },
-  { path: 'authentication.webhook.cacheTTL', kind: 'duration' },
+  { path: 'authentication.webhook.enabled', key: 'authenticationTokenWebhook', kind: 'bool' },
+  { path: 'authentication.webhook.cacheTTL', key: 'authenticationWebhookCacheTtlMs', kind: 'duration' },
   { path: 'authorization.mode', key: 'authorizationMode', kind: 'string' },
-  { path: 'authorization.webhook.cacheAuthorizedTTL', kind: 'duration' },
-  { path: 'authorization.webhook.cacheUnauthorizedTTL', kind: 'duration' },
+  { path: 'authorization.webhook.cacheAuthorizedTTL', key: 'authorizationWebhookCacheAuthorizedTtlMs', kind: 'duration' },
+  { path: 'authorization.webhook.cacheUnauthorizedTTL', key: 'authorizationWebhookCacheUnauthorizedTtlMs', kind: 'duration' },
   { path: 'tlsCertFile', key: 'tlsCertFile', kind: 'string' },
   { path: 'tlsPrivateKeyFile', key: 'tlsPrivateKeyFile', kind: 'string' },
   { path: 'containerRuntimeEndpoint', key: 'containerRuntimeEndpoint', kind: 'string' },
   { path: 'podLogsDir', key: 'podLogsDir', kind: 'string' },
   { path: 'maxPods', key: 'maxPods', kind: 'int' },
+  { path: 'cgroupRoot', key: 'cgroupRoot', kind: 'string' },
+  { path: 'cgroupsPerQOS', key: 'cgroupsPerQOS', kind: 'bool' },
   { path: 'syncFrequency', key: 'syncFrequencyMs', kind: 'duration' },
   { path: 'fileCheckFrequency', key: 'fileCheckFrequencyMs', kind: 'duration' },
   { path: 'httpCheckFrequency', key: 'httpCheckFrequencyMs', kind: 'duration' },
   { path: 'runtimeRequestTimeout', key: 'runtimeRequestTimeoutMs', kind: 'duration' },
   { path: 'crashLoopBackOff.maxContainerRestartPeriod', key: 'crashLoopBackOffMaxMs', kind: 'duration' },
+  ...EVICTION_FILE_FIELDS,
+  ...APISERVER_FILE_FIELDS,
 ];
 
 const BY_PATH = new Map(FIELDS.map((f) => [f.path, f]));
@@ -102,6 +108,8 @@ function convert(spec: FieldSpec, v: unknown): { ok: true; value: unknown } | { 
       const d = parseDuration(v);
       return d.ok ? { ok: true, value: d.ms } : { ok: false, reason: `${spec.path}: ${d.reason}` };
     }
+    case 'map':
+      return isObject(v) && Object.values(v).every((x) => typeof x === 'string') ? { ok: true, value: { ...v } } : bad('a map of strings');
   }
 }
 

@@ -1,6 +1,8 @@
 /** The kubelet's defaults. Two sets differ, as in the kubelet: flags-only runs use the legacy CLI defaults. */
 import type { AgentConfig } from './types.ts';
 import { DEFAULT_POD_LOGS_DIR, DEFAULT_ROOT_DIR } from './types.ts';
+import { EVICTION_DEFAULTS } from './eviction-config.ts';
+import { APISERVER_DEFAULTS } from './apiserver-config.ts';
 
 export type Defaults = Omit<AgentConfig, 'nodeName'>;
 
@@ -23,8 +25,14 @@ export function configFileDefaults(): Defaults {
     runtimeRequestTimeoutMs: 120_000,
     plegRelistPeriodMs: 1_000,
     plegRelistThresholdMs: 180_000,
+    eventedPleg: true,
+    housekeepingIntervalMs: 10_000,
+    cgroupRoot: '/',
+    cgroupsPerQOS: true,
     crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 },
     verbosity: 0,
+    ...EVICTION_DEFAULTS,
+    ...APISERVER_DEFAULTS,
   };
 }
 

@@ -1,7 +1,10 @@
 /** The command-line flags the agent accepts: the kubelet's names, plus a few nodelet-only ones for tests. */
 import type { PartialSettings } from './types.ts';
+import { EVICTION_FLAG_SPECS } from './eviction-config.ts';
+import { APISERVER_FLAG_SPECS } from './apiserver-config.ts';
 
-export type FlagKind = 'string' | 'bool' | 'int' | 'duration';
+/** 'map<' / 'map=': the kubelet's map flags ("a<b,c<d", "a=b,c=d"). */
+export type FlagKind = 'string' | 'bool' | 'int' | 'duration' | 'map<' | 'map=';
 
 export interface FlagSpec {
   name: string;
@@ -15,7 +18,6 @@ export interface FlagSpec {
 
 export const FLAG_SPECS: FlagSpec[] = [
   { name: 'config', kind: 'string', help: 'Path to a KubeletConfiguration (kubelet.config.k8s.io/v1beta1) YAML file. Flags override it.' },
-  { name: 'kubeconfig', kind: 'string', help: 'API server kubeconfig. Not supported yet: nodelet runs standalone.' },
   { name: 'root-dir', kind: 'string', key: 'rootDir', help: 'Directory for the agent state (pki/, runtime/).', defaultText: '/var/lib/kubelet' },
   { name: 'pod-manifest-path', kind: 'string', key: 'podManifestPath', help: 'Static pod manifests: a directory or a file (staticPodPath).' },
   { name: 'manifest-url', kind: 'string', key: 'manifestUrl', help: 'URL serving static pod manifests (staticPodURL).' },
@@ -28,7 +30,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   { name: 'healthz-port', kind: 'int', key: 'healthzPort', help: 'Healthz port; 0 disables.', defaultText: '10248' },
   { name: 'healthz-bind-address', kind: 'string', key: 'healthzBindAddress', help: 'IP address for the healthz server.', defaultText: '127.0.0.1' },
   { name: 'anonymous-auth', kind: 'bool', key: 'anonymousAuth', help: 'Allow unauthenticated requests to the kubelet port (as system:anonymous).', defaultText: 'false' },
-  { name: 'authorization-mode', kind: 'string', key: 'authorizationMode', help: 'AlwaysAllow or Webhook (Webhook needs an API server and is refused).', defaultText: 'AlwaysAllow (Webhook with --config)' },
+  { name: 'authorization-mode', kind: 'string', key: 'authorizationMode', help: 'AlwaysAllow or Webhook (SubjectAccessReview; needs --kubeconfig).', defaultText: 'AlwaysAllow (Webhook with --config)' },
   { name: 'client-ca-file', kind: 'string', key: 'clientCAFile', help: 'Extra CA bundle for client certificates (the generated CA is always trusted).' },
   { name: 'tls-cert-file', kind: 'string', key: 'tlsCertFile', help: 'Serving certificate. Default: <root-dir>/pki/kubelet.crt, generated.' },
   { name: 'tls-private-key-file', kind: 'string', key: 'tlsPrivateKeyFile', help: 'Serving key. Default: <root-dir>/pki/kubelet.key, generated.' },
@@ -39,15 +41,21 @@ export const FLAG_SPECS: FlagSpec[] = [
   { name: 'runtime-request-timeout', kind: 'duration', key: 'runtimeRequestTimeoutMs', help: 'Timeout of CRI requests (except long-running ones).', defaultText: '2m0s' },
   { name: 'pleg-relist-period', kind: 'duration', key: 'plegRelistPeriodMs', help: '(nodelet) PLEG relist period.', defaultText: '1s' },
   { name: 'pleg-relist-threshold', kind: 'duration', key: 'plegRelistThresholdMs', help: '(nodelet) PLEG healthy threshold.', defaultText: '3m0s' },
+  { name: 'cgroup-root', kind: 'string', key: 'cgroupRoot', help: 'Root cgroup for pods: the QoS tree is <root>/kubepods.', defaultText: '/' },
+  { name: 'cgroups-per-qos', kind: 'bool', key: 'cgroupsPerQOS', help: 'Create the QoS cgroup hierarchy (kubepods, burstable, besteffort) and pod cgroups.', defaultText: 'true' },
+  { name: 'housekeeping-interval', kind: 'duration', key: 'housekeepingIntervalMs', help: 'Interval between container housekeepings (stats sampling; dynamic up to 1.5x while nothing changes).', defaultText: '10s' },
+  { name: 'evented-pleg', kind: 'bool', key: 'eventedPleg', help: '(nodelet) Evented PLEG: hear runtime events (CRI GetContainerEvents or containerd events); relist every 300s as the safety net, every --pleg-relist-period while the stream is down.', defaultText: 'true' },
   { name: 'crashloop-backoff-initial', kind: 'duration', key: 'crashLoopBackOffInitialMs', help: '(nodelet) First CrashLoopBackOff delay.', defaultText: '10s' },
   { name: 'crashloop-backoff-max', kind: 'duration', key: 'crashLoopBackOffMaxMs', help: '(nodelet) CrashLoopBackOff cap.', defaultText: '5m0s' },
+  ...EVICTION_FLAG_SPECS,
+  ...APISERVER_FLAG_SPECS,
   { name: 'v', kind: 'int', key: 'verbosity', help: 'Log verbosity; 4 or more logs debug lines.', defaultText: '0' },
 ];
 
 export function helpText(program: string): string {
   const lines = [`Usage: ${program} [flags]`, '', 'Flags (the kubelet\'s names; flags override --config):'];
   for (const f of FLAG_SPECS) {
-    const arg = f.kind === 'bool' ? '' : f.kind === 'duration' ? ' duration' : f.kind === 'int' ? ' int' : ' string';
+    const arg = f.kind === 'bool' ? '' : f.kind === 'duration' ? ' duration' : f.kind === 'int' ? ' int' : f.kind.startsWith('map') ? ' mapStringString' : ' string';
     const def = f.defaultText ? ` (default ${f.defaultText})` : '';
     lines.push(`  --${f.name}${arg}`.padEnd(42) + ` ${f.help}${def}`);
   }

@@ -2,6 +2,7 @@
 import { parseDuration } from './duration.ts';
 import { FLAG_SPECS, type FlagSpec } from './flag-specs.ts';
 import type { PartialSettings } from './types.ts';
+import { parseMapFlagValue } from './eviction-config.ts';
 
 export interface ParsedFlags {
   help: boolean;
@@ -77,5 +78,10 @@ function convert(spec: FlagSpec, raw: string | undefined): { ok: true; value: un
     }
     case 'string':
       return { ok: true, value: raw ?? '' };
+    case 'map<':
+    case 'map=': {
+      const m = parseMapFlagValue(raw ?? '', spec.kind === 'map<' ? '<' : '=');
+      return m.ok ? m : bad(m.reason);
+    }
   }
 }

@@ -107,6 +107,7 @@ authorization: { mode: AlwaysAllow }
 crashLoopBackOff: { maxContainerRestartPeriod: 30s }
 containerRuntimeEndpoint: unix:///run/containerd/containerd.sock
 evictionHard: { memory.available: 100Mi }
+topologyManagerPolicy: none
 `;
     const r = loadConfig(['--config', '/c.yaml', '--port=12250', '--root-dir', 'state'], deps({ '/c.yaml': file }));
     assert.ok(r.ok && !r.help, !r.ok ? r.reason : '');
@@ -123,7 +124,8 @@ evictionHard: { memory.available: 100Mi }
     assert.equal(c.clientCAFile, '/etc/ca.crt');
     assert.deepEqual(c.crashLoopBackOff, { initialMs: 10_000, maxMs: 30_000 });
     assert.equal(c.containerRuntimeEndpoint, 'unix:///run/containerd/containerd.sock');
-    assert.deepEqual(r.warnings, ['/c.yaml: field "evictionHard" is not supported by nodelet and is ignored']);
+    assert.deepEqual(c.evictionHard, { 'memory.available': '100Mi' });
+    assert.deepEqual(r.warnings, ['/c.yaml: field "topologyManagerPolicy" is not supported by nodelet and is ignored']);
   });
 
   const errors: Array<{ name: string; argv: string[]; files?: Record<string, string>; err: RegExp }> = [
@@ -143,8 +145,26 @@ evictionHard: { memory.available: 100Mi }
     { name: 'endpoint scheme', argv: ['--container-runtime-endpoint=/run/x.sock'], err: /must be a unix socket URL/ },
     { name: 'manifest url', argv: ['--manifest-url=ftp://x'], err: /not an http\(s\) URL/ },
     { name: 'backoff order', argv: ['--crashloop-backoff-initial=10s', '--crashloop-backoff-max=1s'], err: /max must be >=/ },
-    { name: 'kubeconfig', argv: ['--kubeconfig=/k'], err: /not supported yet/ },
+    { name: 'token webhook without kubeconfig', argv: ['--authentication-token-webhook'], err: /token webhook needs an API server/ },
+    { name: 'bad node ip', argv: ['--kubeconfig=/k', '--node-ip=nope'], err: /nodeIP: "nope" is not a valid IP/ },
   ];
+
+  it('API-server mode flags: --kubeconfig (resolved), Webhook allowed, node labels, QPS', () => {
+    const r = loadConfig(
+      ['--kubeconfig', 'k.yaml', '--authorization-mode=Webhook', '--authentication-token-webhook', '--node-ip=10.0.0.5', '--node-labels=a=b,c=d', '--kube-api-qps=5', '--kube-api-burst=10', '--register-node=false'],
+      deps(),
+    );
+    assert.ok(r.ok && !r.help, !r.ok ? r.reason : '');
+    const c = r.config;
+    assert.equal(c.kubeconfig, '/work/k.yaml');
+    assert.equal(c.authorizationMode, 'Webhook');
+    assert.equal(c.authenticationTokenWebhook, true);
+    assert.equal(c.nodeIP, '10.0.0.5');
+    assert.deepEqual(c.nodeLabels, { a: 'b', c: 'd' });
+    assert.deepEqual([c.kubeAPIQPS, c.kubeAPIBurst, c.registerNode], [5, 10, false]);
+    assert.deepEqual([c.nodeStatusUpdateFrequencyMs, c.nodeStatusReportFrequencyMs, c.nodeLeaseDurationSeconds], [10_000, 300_000, 40]);
+    assert.deepEqual([c.authenticationWebhookCacheTtlMs, c.authorizationWebhookCacheAuthorizedTtlMs, c.authorizationWebhookCacheUnauthorizedTtlMs], [120_000, 300_000, 30_000]);
+  });
   for (const t of errors) {
     it(`error: ${t.name}`, () => {
       const r = loadConfig(t.argv, deps(t.files));

@@ -22,9 +22,7 @@ export function loadConfig(argv: readonly string[], deps: LoadDeps): LoadResult 
   const flags = parseFlags(argv);
   if (!flags.ok) return flags;
   if (flags.value.help) return { ok: true, help: true };
-  if (flags.value.kubeconfig !== undefined) {
-    return { ok: false, reason: '--kubeconfig: API server mode is not supported yet; nodelet runs standalone (drop the flag)' };
-  }
+  if (flags.value.kubeconfig !== undefined) flags.value.settings.kubeconfig = flags.value.kubeconfig;
   let fileSettings: PartialSettings = {};
   let warnings: string[] = [];
   const configFile = flags.value.configFile;
@@ -60,11 +58,11 @@ function merge(base: ReturnType<typeof flagDefaults>, file: PartialSettings, fla
   // A custom root dir keeps pod logs under it unless podLogsDir is set (the kubelet always uses /var/log/pods).
   if (!podLogsDirSet && cfg.rootDir !== DEFAULT_ROOT_DIR) cfg.podLogsDir = join(cfg.rootDir, 'logs', 'pods');
   else if (!podLogsDirSet) cfg.podLogsDir = DEFAULT_POD_LOGS_DIR;
-  for (const k of ['podManifestPath', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'podLogsDir'] as const) {
+  for (const k of ['podManifestPath', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'podLogsDir', 'kubeconfig'] as const) {
     const v = cfg[k];
     if (v !== undefined && v !== '' && !isAbsolute(v)) cfg[k] = resolve(deps.cwd(), v);
   }
-  for (const k of ['podManifestPath', 'manifestUrl', 'containerRuntimeEndpoint', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile'] as const) {
+  for (const k of ['podManifestPath', 'manifestUrl', 'containerRuntimeEndpoint', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'kubeconfig'] as const) {
     if (cfg[k] === '') delete cfg[k];
   }
   return cfg;

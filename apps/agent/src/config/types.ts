@@ -1,7 +1,10 @@
 /** The agent's resolved configuration: kubelet defaults, then the KubeletConfiguration file, then flags. */
+import type { EvictionAgentConfig } from './eviction-config.ts';
+import type { ApiServerAgentConfig } from './apiserver-config.ts';
+
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 
-export interface AgentConfig {
+export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig {
   nodeName: string;
   rootDir: string;
   /** staticPodPath / --pod-manifest-path */
@@ -30,6 +33,14 @@ export interface AgentConfig {
   runtimeRequestTimeoutMs: number;
   plegRelistPeriodMs: number;
   plegRelistThresholdMs: number;
+  /** --evented-pleg (default true): react to runtime events, relist as the safety net. */
+  eventedPleg: boolean;
+  /** --housekeeping-interval (cAdvisor's, 10s; dynamic up to 1.5×): how often stats are sampled. */
+  housekeepingIntervalMs: number;
+  /** --cgroup-root (default '/'): the QoS tree lives at <root>/kubepods. */
+  cgroupRoot: string;
+  /** --cgroups-per-qos (default true): pod cgroups under kubepods/<qos>. */
+  cgroupsPerQOS: boolean;
   crashLoopBackOff: { initialMs: number; maxMs: number };
   /** klog-style verbosity (--v); 4 and above logs debug lines. */
   verbosity: number;

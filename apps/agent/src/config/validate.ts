@@ -1,6 +1,8 @@
 /** Validation of the merged configuration; the first problem is returned as a readable message. */
 import { isIP } from 'node:net';
 import type { AgentConfig } from './types.ts';
+import { validateEviction } from './eviction-config.ts';
+import { validateApiServer } from './apiserver-config.ts';
 
 export function validateConfig(c: AgentConfig): string | undefined {
   const checks: Array<() => string | undefined> = [
@@ -12,9 +14,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => (c.authorizationMode === 'AlwaysAllow' || c.authorizationMode === 'Webhook'
       ? undefined
       : `authorization.mode: "${c.authorizationMode}" is not supported (AlwaysAllow or Webhook)`),
-    () => (c.authorizationMode === 'Webhook'
-      ? 'authorization.mode: Webhook needs an API server (SubjectAccessReview) and nodelet runs standalone; set --authorization-mode=AlwaysAllow (or authorization.mode: AlwaysAllow in the config file)'
-      : undefined),
+    () => validateApiServer(c),
     () => (Boolean(c.tlsCertFile) !== Boolean(c.tlsPrivateKeyFile) ? 'tlsCertFile and tlsPrivateKeyFile must be given together' : undefined),
     () => (c.maxPods >= 0 ? undefined : `maxPods: must be >= 0, got ${c.maxPods}`),
     () => (c.nodeName.length > 0 ? undefined : 'node name must not be empty'),
@@ -30,6 +30,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => (c.crashLoopBackOff.maxMs >= c.crashLoopBackOff.initialMs
       ? undefined
       : 'crashloop backoff max must be >= crashloop backoff initial'),
+    () => validateEviction(c),
   ];
   for (const check of checks) {
     const problem = check();

@@ -26,7 +26,12 @@ export interface RequestAttributes {
 export type AuthzDecision = { allowed: true } | { allowed: false; reason: string };
 
 export interface Authorizer {
-  authorize(attrs: RequestAttributes): AuthzDecision;
+  authorize(attrs: RequestAttributes): AuthzDecision | Promise<AuthzDecision>;
+}
+
+/** Bearer tokens (--authentication-token-webhook: TokenReview). */
+export interface BearerAuthenticator {
+  authenticate(token: string): Promise<{ ok: true; user: UserInfo } | { ok: false; message: string }>;
 }
 
 export const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -77,16 +82,30 @@ export function createAuthorizer(mode: AuthorizationMode): Authorizer {
 export type GuardResult = { ok: true; user: UserInfo } | { ok: false; status: 401 | 403; message: string };
 
 /** The kubelet's auth filter: authenticate (401 "Unauthorized"), then authorize (403 with attributes). */
-export function createRequestGuard(opts: { anonymousAuth: boolean; authorizer: Authorizer; nodeName: string }) {
-  return (req: IncomingMessage): GuardResult => {
-    const authn = authenticate(req, opts.anonymousAuth);
+export function createRequestGuard(opts: { anonymousAuth: boolean; authorizer: Authorizer; nodeName: string; tokens?: BearerAuthenticator }) {
+  return async (req: IncomingMessage): Promise<GuardResult> => {
+    const authn = await authenticateRequest(req, opts.anonymousAuth, opts.tokens);
     if (!authn.ok) return { ok: false, status: 401, message: 'Unauthorized' };
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const attrs = requestAttributes(authn.user, req.method ?? 'GET', path, opts.nodeName);
-    const decision = opts.authorizer.authorize(attrs);
+    const decision = await opts.authorizer.authorize(attrs);
     if (!decision.allowed) return { ok: false, status: 403, message: forbiddenMessage(attrs) };
     return { ok: true, user: authn.user };
   };
 }
 
 export type RequestGuard = ReturnType<typeof createRequestGuard>;
+
+/** x509 first; then a bearer token when a token authenticator is configured; then anonymous (if allowed). */
+async function authenticateRequest(req: IncomingMessage, anonymousAuth: boolean, tokens: BearerAuthenticator | undefined): Promise<AuthnResult> {
+  const x509 = authenticate(req, false);
+  if (x509.ok || x509.message !== 'no client certificate') return x509;
+  const header = req.headers.authorization ?? '';
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (tokens && m?.[1]) {
+    const r = await tokens.authenticate(m[1]);
+    if (r.ok) return { ok: true, user: { name: r.user.name, groups: [...r.user.groups.filter((g) => g !== 'system:authenticated'), 'system:authenticated'] } };
+    return { ok: false, reason: 'Unauthorized', message: r.message };
+  }
+  return authenticate(req, anonymousAuth);
+}

@@ -10,16 +10,21 @@ import type { Logger } from '@nodelet/core/util/logger.ts';
 import { attachSocketServer, type SocketServerHandle } from '../streams/socket-server.ts';
 import { appRouter } from '../trpc/router.ts';
 import type { TrpcContext } from '../trpc/trpc.ts';
-import { createRequestGuard, type Authorizer, type UserInfo } from './auth.ts';
+import { createRequestGuard, type Authorizer, type BearerAuthenticator, type UserInfo } from './auth.ts';
 import { listen, methodNotAllowed, notFound, requestUrl, sendText, serverCloser } from './http-util.ts';
 import { handleContainerLogs } from './routes/container-logs.ts';
 import { handleHealthz } from './routes/healthz.ts';
+import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probes.ts';
 import { sendPodList } from './routes/pods.ts';
+import { handleStats, isStatsPath } from './routes/stats.ts';
+import { CADVISOR_API_PREFIX, handleCadvisorApi } from './routes/cadvisor-api.ts';
 
 export interface KubeletServerOptions {
   kubelet: KubeletApi;
   logger: Logger;
   authorizer: Authorizer;
+  /** --authentication-token-webhook: bearer tokens via TokenReview. */
+  tokens?: BearerAuthenticator;
   nodeName: string;
   anonymousAuth: boolean;
   tls: { cert: string; key: string; clientCAs: string[] };
@@ -38,7 +43,7 @@ export interface KubeletServer {
 }
 
 export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
-  const guard = createRequestGuard({ anonymousAuth: o.anonymousAuth, authorizer: o.authorizer, nodeName: o.nodeName });
+  const guard = createRequestGuard({ anonymousAuth: o.anonymousAuth, authorizer: o.authorizer, nodeName: o.nodeName, ...(o.tokens ? { tokens: o.tokens } : {}) });
   const users = new WeakMap<IncomingMessage, UserInfo>();
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -59,14 +64,17 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
       maxHeaderSize: 1 << 20,
     },
     (req, res) => {
-      const g = guard(req);
-      if (!g.ok) return sendText(res, g.status, `${g.message}\n`);
-      users.set(req, g.user);
-      route(req, res, o, trpc).catch((err: unknown) => {
-        o.logger.error('request failed', { path: req.url, err: (err as Error).message });
-        if (!res.headersSent) sendText(res, 500, 'Internal Server Error\n');
-        else res.end();
-      });
+      guard(req)
+        .then((g) => {
+          if (!g.ok) return sendText(res, g.status, `${g.message}\n`);
+          users.set(req, g.user);
+          return route(req, res, o, trpc);
+        })
+        .catch((err: unknown) => {
+          o.logger.error('request failed', { path: req.url, err: (err as Error).message });
+          if (!res.headersSent) sendText(res, 500, 'Internal Server Error\n');
+          else res.end();
+        });
     },
   );
   server.headersTimeout = 60_000;
@@ -93,9 +101,12 @@ async function route(
   const path = url.pathname;
   if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
   if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, (o.health ?? (() => o.kubelet.healthz()))(), o.logger);
-  const getOnly = path === '/pods' || path === '/runningpods/' || path.startsWith('/containerLogs/');
+  const getOnly = path === '/pods' || path === '/runningpods/' || path.startsWith('/containerLogs/') || path === METRICS_PROBES_PATH;
   if (getOnly && req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
   if (path === '/pods') return sendPodList(res, o.kubelet.getPods());
+  if (path === METRICS_PROBES_PATH) return handleMetricsProbes(res, o.kubelet);
+  if (isStatsPath(path)) return handleStats(req, res, url, o.kubelet);
+  if (path.startsWith(CADVISOR_API_PREFIX)) return handleCadvisorApi(req, res, url, o.kubelet, Date.now());
   if (path === '/runningpods/') return sendPodList(res, await o.kubelet.getRunningPods());
   if (path.startsWith('/containerLogs/')) return handleContainerLogs(res, url, o.kubelet, o.logger);
   notFound(res);

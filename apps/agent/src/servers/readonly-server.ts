@@ -1,10 +1,12 @@
-/** The read-only port (10255): no auth, GET only, /pods and /healthz; everything else 404. Never mutates. */
+/** The read-only port (10255): no auth, GET only, /pods, /stats/summary, /metrics[/cadvisor|/resource|/probes] and /healthz; everything else 404. Never mutates. */
 import { createServer, type Server } from 'node:http';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
 import { listen, methodNotAllowed, notFound, requestUrl, serverCloser } from './http-util.ts';
 import { handleHealthz } from './routes/healthz.ts';
 import { sendPodList } from './routes/pods.ts';
+import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probes.ts';
+import { handleStats, isStatsPath } from './routes/stats.ts';
 
 export interface PlainServer {
   server: Server;
@@ -18,6 +20,20 @@ export function createReadOnlyServer(kubelet: KubeletApi, logger: Logger, health
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
     const path = requestUrl(req).pathname;
     if (path === '/pods') return sendPodList(res, kubelet.getPods());
+    if (path === METRICS_PROBES_PATH) {
+      handleMetricsProbes(res, kubelet).catch((err: unknown) => {
+        logger.error('metrics/probes failed', { err: String(err) });
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+      return;
+    }
+    if (isStatsPath(path)) {
+      handleStats(req, res, requestUrl(req), kubelet).catch((err: unknown) => {
+        logger.error('stats request failed', { path, err: String(err) });
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+      return;
+    }
     if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, health(), logger);
     notFound(res);
   });

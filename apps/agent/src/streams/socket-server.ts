@@ -11,6 +11,7 @@ import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
 import type { RequestGuard } from '../servers/auth.ts';
 import { eventFilterSchema } from '../trpc/schemas.ts';
+import { metricsStream } from './metrics-stream.ts';
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from './types.ts';
 
 export type NodeletSocketServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -29,14 +30,15 @@ export function attachSocketServer(
   const io: NodeletSocketServer = new Server(server, { path: SOCKET_PATH, serveClient: false });
   const users = new WeakMap<IncomingMessage, string>();
   io.engine.use((req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => {
-    const g = deps.guard(req);
-    if (!g.ok) {
-      res.writeHead(g.status, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`${g.message}\n`);
-      return;
-    }
-    users.set(req, g.user.name);
-    next();
+    void Promise.resolve(deps.guard(req)).then((g) => {
+      if (!g.ok) {
+        res.writeHead(g.status, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(`${g.message}\n`);
+        return;
+      }
+      users.set(req, g.user.name);
+      next();
+    }, (err: unknown) => next(err instanceof Error ? err : new Error(String(err))));
   });
   io.on('connection', (socket) => {
     socket.data.user = users.get(socket.request) ?? 'unknown';
@@ -53,7 +55,35 @@ export function attachSocketServer(
       socket.data.filter = filter;
       for (const e of bus.recent(filter, 200)) socket.emit('nodelet:event', e);
     });
-    socket.on('disconnect', () => unsubscribe());
+    let releaseEveryRun: (() => void) | undefined;
+    socket.on('nodelet:probes', (raw: unknown) => {
+      const everyRun = typeof raw === 'object' && raw !== null && (raw as { everyRun?: unknown }).everyRun === true;
+      if (everyRun && !releaseEveryRun) releaseEveryRun = deps.kubelet.probes?.requestEveryRun();
+      if (!everyRun && releaseEveryRun) {
+        releaseEveryRun();
+        releaseEveryRun = undefined;
+      }
+    });
+    const metrics = metricsStream(deps.kubelet, (m) => socket.emit('nodelet:metrics', m));
+    let stopPressure: (() => void) | undefined;
+    socket.on('nodelet:pressure:watch', (raw: unknown) => {
+      const watch = typeof raw === 'object' && raw !== null && (raw as { watch?: unknown }).watch === true;
+      const api = deps.kubelet.eviction;
+      if (watch && !stopPressure && api) {
+        stopPressure = api.watch((s) => socket.emit('nodelet:pressure', s));
+        socket.emit('nodelet:pressure', api.state());
+      } else if (!watch && stopPressure) {
+        stopPressure();
+        stopPressure = undefined;
+      }
+    });
+    socket.on('nodelet:metrics:subscribe', (raw: unknown) => metrics.replace(raw));
+    socket.on('disconnect', () => {
+      metrics.close();
+      unsubscribe();
+      releaseEveryRun?.();
+      stopPressure?.();
+    });
     const newest = bus.recent(undefined, 1)[0];
     socket.emit('nodelet:hello', { node: deps.kubelet.node(), seq: newest?.seq ?? 0 });
   });

@@ -23,5 +23,11 @@ function describe(e: NodeletEvent): string {
       return `${e.eventType} ${e.reason}: ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`;
     case 'runtime':
       return `runtime ${e.ready ? 'ready' : 'NOT ready'}: ${e.message}`;
+    case 'probe':
+      return `${e.probeType} ${e.container}=${e.result}${e.effective && e.effective !== e.result ? ` (effective ${e.effective})` : ''} ${e.latencyMs}ms${e.output ? `: ${e.output.trim().slice(0, 120)}` : ''}`;
+    case 'pressure':
+      return `conditions=[${e.conditions.join(' ')}] ${e.signals.filter((s) => s.met).map((s) => `${s.signal} available=${s.available ?? '?'}`).join(' ')}`.trim();
+    case 'gc':
+      return `${e.kind} GC (${e.trigger}): removed ${e.removed.length}, freed ${e.freedBytes} bytes${e.errors.length ? `, ${e.errors.length} errors` : ''}`;
   }
 }

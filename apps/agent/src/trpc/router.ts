@@ -1,8 +1,12 @@
 /** The console API: one router per domain. Clients import `type AppRouter` only. */
 import { eventsRouter } from './events-router.ts';
+import { evictionRouter } from './eviction-router.ts';
+import { gcRouter } from './gc-router.ts';
 import { lifecycleRouter } from './lifecycle-router.ts';
 import { nodeRouter } from './node-router.ts';
 import { podsRouter } from './pods-router.ts';
+import { probesRouter } from './probes.ts';
+import { statsRouter } from './stats-router.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
@@ -10,6 +14,10 @@ export const appRouter = router({
   node: nodeRouter,
   events: eventsRouter,
   lifecycle: lifecycleRouter,
+  probes: probesRouter,
+  stats: statsRouter,
+  eviction: evictionRouter,
+  gc: gcRouter,
 });
 
 export type AppRouter = typeof appRouter;

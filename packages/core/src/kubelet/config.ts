@@ -7,8 +7,19 @@ import type { BackoffConfig } from '../util/backoff.ts';
 import type { RuntimeFs, RuntimeMetrics } from '../kuberuntime/types.ts';
 import type { ManifestFs } from '../config/manifest-fs.ts';
 import type { FetchLike } from '../config/http-source.ts';
+import type { ProbeManagerConfig } from '../prober/manager.ts';
+import type { PlegMetrics } from '../pleg/types.ts';
+import type { EventSourceDetection } from '../cri/runtime-events.ts';
+import type { HostFs } from '../cm/types.ts';
+import type { DiskUsage } from '../stats/types.ts';
+import type { NodeStatsOptions } from './stats-options.ts';
+import type { ApiClient } from '../apiclient/types.ts';
+import type { ApiServerConfig } from './apiserver-wiring.ts';
+import type { EvictionWiringConfig } from './eviction-wiring.ts';
 
 export interface KubeletDeps {
+  /** API server client (--kubeconfig): with config.apiServer, the kubelet joins the cluster as a node. */
+  apiClient?: ApiClient;
   cri: CriClient;
   clock: Clock;
   logger: Logger;
@@ -22,10 +33,20 @@ export interface KubeletDeps {
   manifestFs?: ManifestFs;
   /** fetch for the manifest URL source (tests). */
   fetch?: FetchLike;
+  /** kubelet_pleg_* / kubelet_evented_pleg_* handles (createKubeletMetrics(registry) satisfies it). */
+  plegMetrics?: PlegMetrics;
+  /** Event source for the evented PLEG; default detectEventSource(cri, runtimeEndpoint). */
+  detectEventSource?: (signal: AbortSignal) => Promise<EventSourceDetection>;
+  /** Host file system (createNodeHostFs()): turns on the container manager, stats, kubelet_* metrics and the OOM watcher. */
+  hostFs?: HostFs;
+  /** du for the Summary's logs/rootfs/volumes (createNodeDiskUsage()). */
+  du?: DiskUsage;
 }
 
 export interface KubeletConfig {
   nodeName: string;
+  /** API-server mode settings (used with deps.apiClient). */
+  apiServer?: ApiServerConfig;
   podManifestPath?: string;
   manifestUrl?: string;
   manifestUrlHeaders?: Record<string, string>;
@@ -39,10 +60,20 @@ export interface KubeletConfig {
   maxPods: number;
   plegRelistPeriodMs: number;
   plegRelistThresholdMs: number;
+  /**
+   * Evented PLEG (default false here; the agent turns it on): react to runtime events (CRI GetContainerEvents,
+   * or containerd's event service), relisting every 300 s (10 min threshold) while the stream is up and every
+   * plegRelistPeriodMs while it is down.
+   */
+  eventedPleg?: boolean;
   /** 10 s doubling to 300 s; shorten it in tests and conformance runs. */
   crashLoopBackOff: BackoffConfig;
   /** Image pull back-off (default 10 s → 300 s). */
   imagePullBackOff?: BackoffConfig;
+  /** One pull at a time (default true unless maxParallelImagePulls ≥ 2). */
+  serializeImagePulls?: boolean;
+  /** Parallel pulls when not serialized (0/unset = no limit). */
+  maxParallelImagePulls?: number;
   runtimeEndpoint: string;
   kubeletVersion: string;
   /** Resync of every pod (syncFrequency, 1 min). */
@@ -63,6 +94,14 @@ export interface KubeletConfig {
   cgroupsPerQOS?: boolean;
   /** Prefix for pod cgroups (default '/'). */
   cgroupRoot?: string;
+  /** process_start_time_seconds on /metrics/probes (default: when the kubelet was built). */
+  processStartTimeSeconds?: number;
+  /** Container manager, housekeeping and OOM watcher settings (used when deps.hostFs is given). */
+  stats?: NodeStatsOptions;
+  /** Probe streaming and event rate limits (see prober/manager.ts). */
+  probes?: ProbeManagerConfig;
+  /** Eviction thresholds, pressure transition period, image GC and container GC policies (kubelet defaults). */
+  eviction?: EvictionWiringConfig;
 }
 
 export const DEFAULT_SYNC_FREQUENCY_MS = 60_000;

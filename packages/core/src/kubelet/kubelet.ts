@@ -16,6 +16,8 @@ import { admit } from '../lifecycle/admit.ts';
 import type { AdmitNode } from '../lifecycle/types.ts';
 import { StatusCache } from '../container/cache.ts';
 import { GenericPleg } from '../pleg/generic-pleg.ts';
+import { EventedPleg } from '../pleg/evented-pleg.ts';
+import { detectEventSource } from '../cri/runtime-events.ts';
 import { KubeImageManager } from '../images/image-manager.ts';
 import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { defaultCgroupParent } from '../kuberuntime/qos.ts';
@@ -30,6 +32,13 @@ import { ReasonCache } from './reason-cache.ts';
 import { containerLogs } from './container-logs.ts';
 import { healthReport } from './health.ts';
 import { runningPodsAsV1 } from './running-pods.ts';
+import { KubeletProbes, majorMinor } from './probes.ts';
+import { createHookDeps } from '../lifecycle/hooks/deps.ts';
+import { buildNodeStats } from './node-stats-factory.ts';
+import type { NodeStats } from './stats-wiring.ts';
+import { EvictionWiring } from './eviction-wiring.ts';
+import { nodeGcFs } from './gc-fs.ts';
+import { ApiServerWiring } from './apiserver-wiring.ts';
 import { DEFAULT_SYNC_FREQUENCY_MS, type KubeletConfig, type KubeletDeps } from './config.ts';
 import type { ContainerLogOptions, HealthReport, KubeletApi, LogsResult, NodeSummary } from './types.ts';
 
@@ -40,11 +49,19 @@ export class Kubelet implements KubeletApi {
   readonly podManager = new BasicPodManager();
   readonly statusManager: BasicStatusManager;
   readonly cache = new StatusCache();
-  readonly pleg: GenericPleg;
+  readonly pleg: GenericPleg | EventedPleg;
   readonly runtime: KubeRuntimeManager;
   readonly runtimeState: RuntimeState;
   readonly workers: PodWorkers;
   readonly syncLoop: SyncLoop;
+  readonly probes: KubeletProbes;
+  /** Container manager, stats, metrics, OOM watcher (when deps.hostFs is given). */
+  readonly stats: NodeStats | undefined;
+  /** API-server mode (deps.apiClient + config.apiServer): node, lease, API pod source, status, mirrors, events. */
+  readonly api: ApiServerWiring | undefined;
+  /** Eviction manager (EvictionApi) and image / container GC (GcApi): one wiring, two faces. */
+  readonly eviction: EvictionWiring;
+  readonly gc: EvictionWiring;
   private readonly handlers: PodHandlers;
   private readonly sources: PodSource[] = [];
   private readonly startTime: string;
@@ -61,29 +78,80 @@ export class Kubelet implements KubeletApi {
     this.events = deps.bus ?? new InMemoryEventBus({ clock, logger });
     this.recorder = new KubeletEventRecorder({ bus: this.events, clock, logger });
     this.podConfig = new MergedPodConfig({ clock, logger, bus: this.events });
-    this.statusManager = new BasicStatusManager({ clock, bus: this.events, logger });
+    this.api = this.buildApiServerWiring();
+    this.statusManager = new BasicStatusManager({ clock, bus: this.events, logger, ...(this.api ? { syncer: this.api.syncer } : {}) });
     const sink: EventSink = (pod, type, reason, message, fieldPath) =>
       void this.recorder.event({ ...podRef(pod), ...(fieldPath ? { fieldPath } : {}) }, type, reason, message);
-    const cri = deps.metrics ? instrumentCri(deps.cri, deps.metrics, clock) : deps.cri;
-    const images = new KubeImageManager({ cri, clock, logger, events: sink }, { backOff: config.imagePullBackOff });
+    this.stats = buildNodeStats(deps, config, { recorder: this.recorder, bus: this.events, podManager: this.podManager, cache: this.cache, workers: () => this.workers, startTimeMs: clock.now() });
+    const runtimeMetrics = deps.metrics ?? this.stats?.kubeletMetrics.runtime;
+    const cri = runtimeMetrics ? instrumentCri(deps.cri, runtimeMetrics, clock) : deps.cri;
+    const images = new KubeImageManager({ cri, clock, logger, events: sink }, {
+      backOff: config.imagePullBackOff,
+      serializeImagePulls: config.serializeImagePulls ?? !((config.maxParallelImagePulls ?? 0) >= 2),
+      ...(config.maxParallelImagePulls !== undefined ? { maxParallelImagePulls: config.maxParallelImagePulls } : {}),
+    });
     const perQos = config.cgroupsPerQOS ?? true;
     const root = (config.cgroupRoot ?? '/').replace(/\/$/, '');
+    const hooks = createHookDeps({
+      cri,
+      clock,
+      podIP: (pod) => this.statusManager.getPodStatus(pod.metadata?.uid ?? '')?.podIP ?? '',
+      recorder: this.recorder,
+      logger: logger.child('hooks'),
+      kubeletVersion: majorMinor(config.kubeletVersion),
+    });
     this.runtime = new KubeRuntimeManager(
-      { cri, clock, logger, images, events: sink, fs: deps.fs },
+      { cri, clock, logger, images, events: sink, fs: deps.fs, hooks },
       {
         podLogsDir: config.podLogsDir,
         nodeName: config.nodeName,
         crashLoopBackOff: config.crashLoopBackOff,
-        cgroupParent: (pod) => (perQos ? `${root}${defaultCgroupParent(pod)}` : root),
+        cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod) ?? (perQos ? `${root}${defaultCgroupParent(pod)}` : root),
       },
     );
     this.runtimeState = new RuntimeState(
       { cri: deps.cri, clock, logger: logger.child('runtime-state'), bus: this.events },
       { periodMs: config.runtimeStatusPeriodMs ?? 5_000, retryInitialMs: 1_000, retryMaxMs: 30_000 },
     );
-    this.pleg = new GenericPleg(
-      { runtime: this.runtime, cache: this.cache, clock, logger, bus: this.events },
-      { relistPeriodMs: config.plegRelistPeriodMs, relistThresholdMs: config.plegRelistThresholdMs, channelCapacity: 1000 },
+    this.pleg = this.buildPleg();
+    this.probes = new KubeletProbes(
+      {
+        cri,
+        clock,
+        logger,
+        recorder: this.recorder,
+        bus: this.events,
+        statusManager: this.statusManager,
+        runtime: () => this.runtime,
+        onKilled: (pod) => {
+          const cur = this.podManager.getPodByUid(pod.metadata?.uid ?? '');
+          if (cur && this.running) this.workers.updatePod({ updateType: 'sync', pod: cur });
+        },
+      },
+      {
+        kubeletVersion: config.kubeletVersion,
+        processStartTimeSeconds: config.processStartTimeSeconds ?? Math.floor(clock.now() / 1000),
+        ...(config.probes ?? {}),
+      },
+    );
+    this.eviction = this.gc = new EvictionWiring(
+      {
+        cri,
+        clock,
+        logger,
+        bus: this.events,
+        recorder: this.recorder,
+        nodeName: config.nodeName,
+        podLogsDir: config.podLogsDir,
+        podManager: this.podManager,
+        statusManager: this.statusManager,
+        workers: () => this.workers,
+        sourcesReady: () => this.podConfig.sourcesReady(),
+        summary: () => (this.stats ? this.stats.summary() : Promise.resolve(undefined)),
+        ...(deps.hostFs ? { gcFs: nodeGcFs } : {}),
+        ...(this.stats ? { metrics: this.stats.kubeletMetrics.metrics } : {}),
+      },
+      { ...(config.stats?.evictionHard ? { evictionHard: config.stats.evictionHard } : {}), ...(config.eviction ?? {}) },
     );
     this.handlers = new PodHandlers({
       clock,
@@ -91,7 +159,7 @@ export class Kubelet implements KubeletApi {
       runtime: this.runtime,
       cache: this.cache,
       podManager: this.podManager,
-      statusManager: this.statusManager,
+      statusManager: this.eviction.statusManager,
       recorder: this.recorder,
       reasons: new ReasonCache(),
       admit,
@@ -101,6 +169,8 @@ export class Kubelet implements KubeletApi {
       errorBackOffMs: Math.min(config.crashLoopBackOff.initialMs, 10_000),
       gcPeriodMs: config.containerGcPeriodMs ?? 60_000,
       stopped: () => this.stopped,
+      probes: this.probes.manager,
+      ...(this.stats ? { podCgroups: this.stats.cm } : {}),
     });
     this.workers = new PodWorkers(
       { handlers: this.handlers, cache: this.cache, clock, logger: logger.child('pod-workers') },
@@ -117,12 +187,16 @@ export class Kubelet implements KubeletApi {
     if (this.running) return;
     this.running = true;
     this.stopped = false;
+    await this.api?.start();
     this.recorder.event({ kind: 'Node', name: this.config.nodeName }, 'Normal', 'Starting', 'Starting kubelet.');
+    await this.stats?.start().catch((err: unknown) => this.deps.logger.error('stats failed to start', { err: String(err) }));
     this.runtimeState.start();
     this.statusManager.start();
+    this.probes.manager.start();
     this.pleg.start();
     this.unsubscribe = this.podConfig.subscribe((update) => this.syncLoop.push({ kind: 'config', update }));
     this.syncLoop.start();
+    this.eviction.start();
     await Promise.all(
       this.sources.map((s) =>
         s.start().catch((err: unknown) => this.deps.logger.error('pod source failed to start', { source: s.name, err: String(err) })),
@@ -137,9 +211,13 @@ export class Kubelet implements KubeletApi {
     await Promise.all(this.sources.map((s) => s.stop()));
     this.unsubscribe?.();
     this.syncLoop.stop();
+    this.eviction.stop();
     this.pleg.stop();
     this.runtimeState.stop();
+    this.probes.manager.stop();
     this.statusManager.stop();
+    this.stats?.stop();
+    await this.api?.stop();
   }
 
   getPods(): V1Pod[] {
@@ -174,8 +252,10 @@ export class Kubelet implements KubeletApi {
       kubeletVersion: this.config.kubeletVersion,
       podCount: this.podManager.getPods().length,
       maxPods: this.config.maxPods,
+      pressure: this.eviction.pressure(),
     };
     if (this.runtimeState.info) s.runtime = { ...this.runtimeState.info, endpoint: this.config.runtimeEndpoint };
+    if (this.api) s.cluster = this.api.status();
     const pleg = this.pleg.healthy();
     const msg = [this.runtimeState.message, this.running && !pleg.ok && this.pleg.lastRelist() !== undefined ? `PLEG is not healthy: ${pleg.message}` : '']
       .filter((x) => x)
@@ -219,15 +299,63 @@ export class Kubelet implements KubeletApi {
 
   private admitNode(): AdmitNode {
     const c = this.config;
+    // capacity − reserved − hard eviction from the container manager when the kubelet has one.
+    const alloc = c.allocatable ?? this.stats?.cgroups().allocatable;
     return {
       name: c.nodeName,
       labels: { 'kubernetes.io/hostname': c.nodeName, 'kubernetes.io/os': 'linux', ...(c.nodeLabels ?? {}) },
       allocatable: {
-        cpuMilli: c.allocatable?.cpuMilli ?? Number.MAX_SAFE_INTEGER,
-        memoryBytes: c.allocatable?.memoryBytes ?? Number.MAX_SAFE_INTEGER,
+        cpuMilli: alloc?.cpuMilli ?? Number.MAX_SAFE_INTEGER,
+        memoryBytes: alloc?.memoryBytes ?? Number.MAX_SAFE_INTEGER,
         pods: c.maxPods,
       },
+      pressure: this.eviction.pressure(),
     };
+  }
+
+  private buildPleg(): GenericPleg | EventedPleg {
+    const { clock, logger } = this.deps;
+    const metrics = this.deps.plegMetrics ?? this.stats?.kubeletMetrics.metrics;
+    const c = this.config;
+    const generic = new GenericPleg(
+      { runtime: this.runtime, cache: this.cache, clock, logger, bus: this.events, ...(metrics ? { metrics } : {}) },
+      { relistPeriodMs: c.plegRelistPeriodMs, relistThresholdMs: c.plegRelistThresholdMs, channelCapacity: 1000 },
+    );
+    if (!c.eventedPleg) return generic;
+    const detect = this.deps.detectEventSource ?? (() => detectEventSource(this.deps.cri, c.runtimeEndpoint, { clock, logger }));
+    return new EventedPleg(
+      { generic, cache: this.cache, clock, logger, detect, ...(metrics ? { metrics } : {}) },
+      { fallbackRelistPeriodMs: c.plegRelistPeriodMs, fallbackRelistThresholdMs: c.plegRelistThresholdMs },
+    );
+  }
+
+  private buildApiServerWiring(): ApiServerWiring | undefined {
+    const { apiClient, clock, logger, cri } = this.deps;
+    const c = this.config;
+    if (!apiClient || !c.apiServer) return undefined;
+    return new ApiServerWiring(
+      {
+        client: apiClient,
+        clock,
+        logger: logger.child('apiserver'),
+        bus: this.events,
+        recorder: () => this.recorder,
+        podConfig: this.podConfig,
+        podManager: this.podManager,
+        statusManager: () => this.statusManager,
+        summary: () => this.node(),
+        listImages: async () => (await cri.listImages({})).images.map((i) => ({ names: [...i.repoTags, ...i.repoDigests], sizeBytes: Number(i.size) })),
+        terminated: (uid) => {
+          const phase = this.workers.phaseOf(uid);
+          return phase === undefined || phase === 'terminated' || phase === 'finished';
+        },
+        nodeName: c.nodeName,
+        rootDir: c.rootDir,
+        maxPods: c.maxPods,
+        kubeletVersion: c.kubeletVersion,
+      },
+      c.apiServer,
+    );
   }
 
   private buildSources(): void {
@@ -251,6 +379,7 @@ export class Kubelet implements KubeletApi {
         ),
       );
     }
+    if (this.api) this.sources.push(this.api.source);
   }
 }
 

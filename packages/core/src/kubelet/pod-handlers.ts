@@ -2,7 +2,7 @@
  * What the kubelet does for each pod: admission on add, the per-pod sync (status, then runtime sync), the
  * termination path, and the sync-loop handlers (config ops, PLEG events, sync ticks, housekeeping).
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { PodStatus, PodStatusCache, RuntimePod } from '../container/types.ts';
@@ -13,6 +13,7 @@ import type { EventRecorder } from '../events/recorder.ts';
 import { podRef } from '../events/recorder.ts';
 import { rejectedPodStatus } from '../lifecycle/admit.ts';
 import { isTerminalPhase } from '../status/brief.ts';
+import { isMirrorPod } from '../api/pod-helpers.ts';
 import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { runningPodFromStatus } from '../kuberuntime/runtime-status.ts';
 import type { PodWorkers, PodSyncHandlers, SyncPodOutcome, UpdateType } from './pod-workers.ts';
@@ -20,6 +21,10 @@ import type { SyncLoopHandlers } from './sync-loop.ts';
 import type { PodLifecycleEvent } from '../pleg/types.ts';
 import { generateApiPodStatus } from './pod-status.ts';
 import type { ReasonCache } from './reason-cache.ts';
+import type { ProbeManager } from '../prober/types.ts';
+
+/** What the pod handlers need from the probe manager. */
+export type PodProbes = Pick<ProbeManager, 'addPod' | 'removePod' | 'stopLivenessAndStartup' | 'cleanupPods' | 'updatePodStatus'>;
 
 export interface PodHandlerContext {
   clock: Clock;
@@ -39,6 +44,10 @@ export interface PodHandlerContext {
   /** Retry delay after a failed sync without a known back-off. */
   errorBackOffMs: number;
   stopped: () => boolean;
+  /** Probe workers per pod; ready/started come from their results. */
+  probes?: PodProbes;
+  /** Pod cgroups: ensured before each runtime sync (RunPodSandbox), orphans removed in housekeeping. */
+  podCgroups?: { ensurePod(pod: V1Pod): Promise<void>; cleanup(activeUids: Iterable<string>): Promise<void> };
 }
 
 const uidOf = (p: V1Pod): string => p.metadata?.uid ?? '';
@@ -54,27 +63,31 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
 
   async syncPod(_type: UpdateType, pod: V1Pod, status: PodStatus): Promise<SyncPodOutcome> {
     const c = this.ctx;
-    const apiStatus = generateApiPodStatus(pod, status, c.reasons);
+    const fill = this.probeFiller();
+    const apiStatus = generateApiPodStatus(pod, status, c.reasons, false, fill);
     c.statusManager.setPodStatus(pod, apiStatus);
     if (isTerminalPhase(apiStatus.phase)) return { terminal: true };
     if (c.stopped()) return { terminal: false };
+    await c.podCgroups?.ensurePod(pod);
     const result = await c.runtime.syncPod(pod, status);
     c.reasons.update(uidOf(pod), result);
     if (!result.error) return { terminal: false };
     // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
-    c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, status, c.reasons));
+    c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, status, c.reasons, false, fill));
     return { terminal: false, requeueAfterMs: this.retryDelay(pod, status) };
   }
 
   async syncTerminatingPod(pod: V1Pod, _status: PodStatus, gracePeriodOverride?: number): Promise<void> {
     const c = this.ctx;
     const name = pod.metadata?.name ?? '';
+    c.probes?.stopLivenessAndStartup(pod);
     const fresh = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
     const r = await c.runtime.killPod(pod, runningPodFromStatus(fresh), { gracePeriodOverride });
     if (r.error) {
       c.recorder.event(podRef(pod), 'Warning', 'FailedKillPod', `error killing pod: ${r.error.message}`);
       throw new Error(r.error.message);
     }
+    c.probes?.removePod(pod);
     const after = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
     c.cache.set(uidOf(pod), after, undefined, c.clock.now());
     if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, after, c.reasons, true));
@@ -87,6 +100,11 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
 
   async syncTerminatedPod(pod: V1Pod, _status: PodStatus): Promise<void> {
     this.ctx.logger.debug('pod terminated', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
+  }
+
+  private probeFiller(): ((uid: string, s: V1PodStatus) => void) | undefined {
+    const p = this.ctx.probes;
+    return p ? (uid, s) => void p.updatePodStatus(uid, s) : undefined;
   }
 
   private retryDelay(pod: V1Pod, status: PodStatus): number {
@@ -102,6 +120,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     const c = this.ctx;
     const sorted = [...pods].sort((a, b) => time(a.metadata?.creationTimestamp) - time(b.metadata?.creationTimestamp));
     for (const pod of sorted) {
+      if (this.mirrorOnly(pod)) continue;
       c.podManager.addPod(pod);
       const active = c.podManager.getPods().filter((p) => uidOf(p) !== uidOf(pod) && this.isActive(p));
       const verdict = c.admit(pod, active, c.node());
@@ -111,13 +130,37 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
         c.statusManager.setPodStatus(pod, rejectedPodStatus(pod, verdict.reason, verdict.message));
         continue;
       }
+      if (!this.addProbes(pod)) continue;
       this.rejected.delete(uidOf(pod));
       c.workers().updatePod({ updateType: 'create', pod });
     }
   }
 
+  /** Starts the pod's probe workers; an invalid probe refuses the pod (FailedValidation) as the API would. */
+  private addProbes(pod: V1Pod): boolean {
+    const c = this.ctx;
+    const r = c.probes?.addPod(pod);
+    if (!r || r.ok) return true;
+    const source = pod.metadata?.annotations?.['kubernetes.io/config.source'] ?? 'unknown';
+    const message = `Error validating pod ${pod.metadata?.name ?? ''}.${pod.metadata?.namespace ?? ''} from ${source}, ignoring: invalid pod: [${r.message}]`;
+    c.logger.warn('refusing pod with invalid probes', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, source, errors: r.errors });
+    this.rejected.add(uidOf(pod));
+    c.recorder.event(podRef(pod), 'Warning', r.reason, message);
+    c.statusManager.setPodStatus(pod, rejectedPodStatus(pod, r.reason, message));
+    return false;
+  }
+
+  /** Mirror pods (API copies of static pods) are bookkeeping only: never admitted or run. */
+  private mirrorOnly(pod: V1Pod, remove = false): boolean {
+    if (!isMirrorPod(pod)) return false;
+    if (remove) this.ctx.podManager.removePod(pod);
+    else this.ctx.podManager.updatePod(pod);
+    return true;
+  }
+
   handlePodUpdates(pods: V1Pod[]): void {
     for (const pod of pods) {
+      if (this.mirrorOnly(pod)) continue;
       this.ctx.podManager.updatePod(pod);
       if (this.rejected.has(uidOf(pod))) continue;
       this.ctx.workers().updatePod({ updateType: 'update', pod });
@@ -126,7 +169,9 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
 
   handlePodRemoves(pods: V1Pod[]): void {
     for (const pod of pods) {
+      if (this.mirrorOnly(pod, true)) continue;
       this.ctx.podManager.removePod(pod);
+      this.ctx.probes?.stopLivenessAndStartup(pod);
       this.rejected.delete(uidOf(pod));
       this.ctx.workers().updatePod({ updateType: 'kill', pod });
     }
@@ -134,6 +179,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
 
   handlePodDeletes(pods: V1Pod[]): void {
     for (const pod of pods) {
+      if (this.mirrorOnly(pod)) continue;
       this.ctx.podManager.updatePod(pod);
       this.ctx.workers().updatePod({ updateType: 'kill', pod, gracePeriodOverride: pod.metadata?.deletionGracePeriodSeconds });
     }
@@ -168,6 +214,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     }
     w.syncKnownPods(desired);
     c.statusManager.removeOrphanedStatuses(desired);
+    c.probes?.cleanupPods(desired);
     for (const uid of c.reasons.uids()) if (!desired.has(uid)) c.reasons.remove(uid);
     if (!c.sourcesReady() || c.stopped() || this.cleanupInFlight) return;
     // Runtime calls may block up to the CRI deadline: run them beside the loop, never two at once.
@@ -197,6 +244,10 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
       w.updatePod({ updateType: 'kill', runningPod: rp });
     }
     await this.maybeGc(desired);
+    if (c.podCgroups) {
+      const active = new Set([...desired, ...w.knownUids(), ...running.map((rp) => rp.uid)]);
+      await c.podCgroups.cleanup(active).catch((err: unknown) => c.logger.warn('pod cgroup cleanup failed', { err: String(err) }));
+    }
   }
 
   private async maybeGc(desired: ReadonlySet<string>): Promise<void> {

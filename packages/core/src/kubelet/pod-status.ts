@@ -40,6 +40,7 @@ function containerStatus(
   runtime: PodStatus,
   reasons: ReasonCache,
   defaultReason: string,
+  restartPolicy = 'Always',
 ): V1ContainerStatus {
   const all = runtime.containerStatuses.filter((s) => s.name === c.name);
   const latest = all[0];
@@ -63,7 +64,10 @@ function containerStatus(
     if (prev && prev.state === 'exited') out.lastState = terminatedState(prev);
   }
   const why = reasons.get(runtime.uid, c.name);
-  if (why && latest?.state !== 'running') {
+  // As the kubelet: the start failure shows as Waiting only for a container that will be restarted; one that
+  // will not (restartPolicy Never, or OnFailure after exit 0) stays Terminated (e.g. StartError, exit 128).
+  const willRestart = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && latest?.exitCode !== 0) || latest?.state !== 'exited';
+  if (why && latest?.state !== 'running' && willRestart) {
     if (out.state?.terminated) out.lastState = out.state;
     out.state = { waiting: { reason: why.reason, ...(why.message ? { message: why.message } : {}) } };
   }
@@ -82,10 +86,20 @@ function initDone(pod: V1Pod, runtime: PodStatus): boolean {
   });
 }
 
-export function generateApiPodStatus(pod: V1Pod, runtime: PodStatus, reasons: ReasonCache, podIsTerminal = false): V1PodStatus {
+/** Sets `started`/`ready` from probe results (the prober manager's UpdatePodStatus) before conditions are computed. */
+export type ProbeStatusFiller = (podUid: string, status: V1PodStatus) => void;
+
+export function generateApiPodStatus(
+  pod: V1Pod,
+  runtime: PodStatus,
+  reasons: ReasonCache,
+  podIsTerminal = false,
+  probes?: ProbeStatusFiller,
+): V1PodStatus {
   const inits = (pod.spec?.initContainers ?? []).map((c) => containerStatus(c, runtime, reasons, 'PodInitializing'));
   const appReason = initDone(pod, runtime) ? 'ContainerCreating' : 'PodInitializing';
-  const apps = (pod.spec?.containers ?? []).map((c) => containerStatus(c, runtime, reasons, appReason));
+  const apps = (pod.spec?.containers ?? []).map((c) => containerStatus(c, runtime, reasons, appReason, pod.spec?.restartPolicy));
+  probes?.(runtime.uid || (pod.metadata?.uid ?? ''), { containerStatuses: apps, initContainerStatuses: inits });
   const phase = getPhase(pod, [...inits, ...apps], podIsTerminal);
   const sandboxReady = runtime.sandboxStatuses[0]?.state === 'ready';
   const allStatuses = [...inits, ...apps];

@@ -142,3 +142,23 @@ test('resync queue: due after the resync interval', async () => {
   assert.deepEqual(workers.takeDue(clock.now()), []);
   assert.deepEqual(workers.takeDue(clock.now() + 60_000), ['uid-a']);
 });
+
+test('a pod whose status PLEG could not read is not synced (it is retried after the back-off)', async () => {
+  const { clock, cache, handlers, workers, flush } = setup();
+  const pod = makePod({ name: 'p', uid: 'u1' });
+  cache.set('u1', { ...emptyStatus('u1') }, new Error('ContainerStatus: deadline exceeded'), clock.now());
+  workers.updatePod({ updateType: 'create', pod });
+  await flush();
+  assert.deepEqual(handlers.log, []);
+  await workers.waitIdle('u1');
+  assert.deepEqual(workers.takeDue(clock.now() + 10_000), ['u1'], 'requeued after the back-off');
+  await clock.step(1);
+  cache.set('u1', { ...emptyStatus('u1') }, undefined, clock.now());
+  workers.updatePod({ updateType: 'sync', pod });
+  await flush();
+  assert.deepEqual(handlers.log, ['sync p sync v']);
+});
+
+function emptyStatus(uid: string): PodStatus {
+  return { uid, name: 'p', namespace: 'default', ips: [], sandboxStatuses: [], containerStatuses: [], timestamp: 0 } as unknown as PodStatus;
+}

@@ -151,9 +151,11 @@ export class PodWorkers {
   }
 
   private async step(w: WorkerState, u: UpdatePodOptions): Promise<void> {
-    const { status } = await this.deps.cache.getNewerThan(w.uid, w.lastSyncTime);
+    const { status, error } = await this.deps.cache.getNewerThan(w.uid, w.lastSyncTime);
     let requeue: number | undefined = this.config.resyncIntervalMs;
     try {
+      // As the kubelet: never act on a status PLEG could not read (an empty one would recreate running pods).
+      if (error && w.phase === 'syncing') throw new Error(`pod status unavailable: ${error.message}`);
       if (w.phase === 'syncing' && w.pod) {
         const r = await this.deps.handlers.syncPod(u.updateType, w.pod, status);
         if (r.requeueAfterMs !== undefined) requeue = r.requeueAfterMs;

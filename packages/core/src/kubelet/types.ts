@@ -4,6 +4,12 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { EventBus } from '../events/types.ts';
+import type { ProbeWorkerInfo } from '../prober/types.ts';
+import type { EvictionApi, GcApi } from '../eviction/types.ts';
+import type { StatsApi } from './stats-api.ts';
+
+export type { ProbeWorkerInfo } from '../prober/types.ts';
+export type { EvictionApi, GcApi, GcResult, PressureState, PressureSample } from '../eviction/types.ts';
 
 export interface HealthCheck {
   /** kubelet's check names: ping, log, syncloop, plus pleg and runtime. */
@@ -17,6 +23,20 @@ export interface HealthReport {
   checks: HealthCheck[];
 }
 
+/** API-server mode: the node's cluster connection (absent when standalone). */
+export interface ClusterStatus {
+  /** API server URL. */
+  server: string;
+  registered: boolean;
+  nodeUid?: string;
+  /** Last successful lease renewal (ISO). */
+  leaseRenewTime?: string;
+  /** The API pod source has listed at least once. */
+  podsListed: boolean;
+  /** The latest failure talking to the API server (cleared on success). */
+  lastError?: string;
+}
+
 export interface NodeSummary {
   name: string;
   /** Runtime name and version from CRI Version, when reachable. */
@@ -27,6 +47,10 @@ export interface NodeSummary {
   kubeletVersion: string;
   podCount: number;
   maxPods: number;
+  /** Node pressure conditions currently True (eviction manager; held for evictionPressureTransitionPeriod). */
+  pressure?: Array<'MemoryPressure' | 'DiskPressure' | 'PIDPressure'>;
+  /** API-server mode: the cluster connection. */
+  cluster?: ClusterStatus;
 }
 
 export interface ContainerLogOptions {
@@ -46,6 +70,20 @@ export type LogsResult =
   | { ok: true }
   | { ok: false; reason: 'PodNotFound' | 'ContainerNotFound' | 'NoPreviousContainer' | 'LogNotAvailable' | 'BadRequest'; message: string };
 
+/** The probe manager as the agent sees it: the probe table, /metrics/probes and every-run streaming. */
+export interface ProbesApi {
+  /** Live workers (one per container and probe type), optionally for one namespace / pod. */
+  list(filter?: { namespace?: string; pod?: string }): ProbeWorkerInfo[];
+  /** The /metrics/probes exposition (prober_probe_total, prober_probe_duration_seconds, process_start_time_seconds). */
+  metrics(): Promise<{ contentType: string; body: string }>;
+  /**
+   * Asks for every probe run (rate-limited per worker) on the bus, not only result changes, until the
+   * returned release function is called (reference-counted: one per watching client).
+   */
+  requestEveryRun(): () => void;
+  everyRun(): boolean;
+}
+
 export interface KubeletApi {
   start(): Promise<void>;
   /** Stops loops; leaves running containers alone. Idempotent. */
@@ -58,6 +96,14 @@ export interface KubeletApi {
   healthz(): HealthReport;
   node(): NodeSummary;
   readonly events: EventBus;
+  /** Probes (absent in fakes that do not model them). */
+  readonly probes?: ProbesApi;
+  /** Eviction manager: pressure, thresholds, signal observations, history (absent in fakes). */
+  readonly eviction?: EvictionApi;
+  /** Image and container GC controls and last results (absent in fakes). */
+  readonly gc?: GcApi;
+  /** Stats, metrics endpoints and cgroups (absent in fakes and kubelets without a host file system). */
+  readonly stats?: StatsApi | undefined;
   /**
    * Writes the container's log (CRI log files decoded; with timestamps when asked) to `write`. With follow,
    * keeps writing until the container ends its log or `signal` aborts.

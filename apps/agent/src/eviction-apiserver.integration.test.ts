@@ -1,0 +1,97 @@
+/**
+ * Memory-pressure eviction of API-server pods, end to end: an API server TEST DOUBLE (@nodelet/apiserver-double)
+ * and one real agent with the embedded runtime, whose memory.available hard threshold (1000Ti) is above anything
+ * this machine has, so the node is under MemoryPressure from the first eviction pass:
+ * - a BestEffort pod bound to the node is refused at admission (Failed, reason Evicted);
+ * - a Burstable pod (memory request 1 byte, so its usage exceeds it) is evicted before a Guaranteed one (usage
+ *   under its request): one pod per 10 s pass, each ending Failed / Evicted with the kubelet's message;
+ * - the static pod (critical) keeps running; kubelet_evictions{eviction_signal="memory.available"} counts 2.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { V1Pod } from '@kubernetes/client-node';
+import { startApiServerDouble, type ApiServerDouble, type KubeObject } from '@nodelet/apiserver-double';
+import { nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
+import { eventually } from './testing/processes.ts';
+
+let api: ApiServerDouble;
+let agent: NodeAgent;
+
+const staticPod = `apiVersion: v1
+kind: Pod
+metadata: { name: st, namespace: default }
+spec:
+  containers:
+    - name: main
+      image: nodelet.local/host:latest
+      imagePullPolicy: Never
+      command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
+`;
+
+function pod(name: string, resources: Record<string, Record<string, string>>): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: {
+      nodeName: 'node-e',
+      terminationGracePeriodSeconds: 2,
+      containers: [{ name: 'c', image: 'nodelet.local/host:latest', imagePullPolicy: 'Never', resources, command: ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"] }],
+    },
+  };
+}
+
+const getPod = (name: string) => api.store.get('pods', 'default', name) as V1Pod | undefined;
+
+before(async () => {
+  api = await startApiServerDouble({ kubeletPreferredAddressTypes: ['InternalIP'] });
+  agent = await nodeAgent('node-e', (root) => {
+    const manifests = join(root, 'manifests');
+    mkdirSync(manifests, { recursive: true });
+    writeFileSync(join(manifests, 'st.yaml'), staticPod);
+    const cfg = join(root, 'kubelet-config.yaml');
+    writeFileSync(cfg, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 2s\nfileCheckFrequency: 1s\nauthorization: { mode: AlwaysAllow }\n');
+    return ['--config', cfg, '--kubeconfig', api.kubeconfigFor('node-e', { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
+      '--pod-manifest-path', manifests, '--housekeeping-interval', '1s', '--eviction-hard=memory.available<1000Ti'];
+  });
+  await agent.start();
+});
+
+after(async () => {
+  await agent?.cleanup();
+  await api?.stop();
+});
+
+describe('memory-pressure eviction of API-server pods', { timeout: 170_000 }, () => {
+  it('refuses BestEffort, evicts Burstable before Guaranteed, keeps the static pod', async () => {
+    // Pressure first (the kubelet's view: its EvictionThresholdMet event), then the pods.
+    await eventually(async () => (api.store.list('events').some((e) => (e as { reason?: string }).reason === 'EvictionThresholdMet') ? true : undefined), 60_000, 'EvictionThresholdMet');
+    api.store.create(pod('guaranteed', { requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '100m', memory: '512Mi' } }));
+    api.store.create(pod('burstable', { requests: { memory: '1' } }));
+    api.store.create(pod('besteffort', {}));
+
+    const rejected = await eventually(async () => (getPod('besteffort')?.status?.phase === 'Failed' ? getPod('besteffort') : undefined), 60_000, 'besteffort rejected');
+    assert.equal(rejected.status?.reason, 'Evicted');
+    assert.match(rejected.status?.message ?? '', /The node had condition: \[MemoryPressure\]/);
+
+    const evicted = await eventually(async () => {
+      const g = getPod('guaranteed');
+      const b = getPod('burstable');
+      return g?.status?.reason === 'Evicted' && b?.status?.reason === 'Evicted' ? { g, b } : undefined;
+    }, 90_000, 'burstable and guaranteed evicted').catch((err: Error) => {
+      const brief = (n: string) => JSON.stringify(getPod(n)?.status ?? null).slice(0, 400);
+      const log = agent.lines.filter((l) => /evict/i.test(l)).slice(-15).join('\n');
+      throw new Error(`${err.message}\nburstable: ${brief('burstable')}\nguaranteed: ${brief('guaranteed')}\n${log}`);
+    });
+    for (const p of [evicted.b, evicted.g]) {
+      assert.equal(p.status?.phase, 'Failed');
+      assert.match(p.status?.message ?? '', /^The node was low on resource: memory\. Threshold quantity: 1000Ti, available: \d+(Ki|Mi|Gi)?\. $/);
+    }
+    const when = (p: V1Pod) => Date.parse(String(p.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.lastTransitionTime ?? ''));
+    assert.ok(when(evicted.b) < when(evicted.g), 'Burstable (over its request) goes before Guaranteed');
+    const st = getPod('st-node-e');
+    assert.notEqual(st?.status?.reason, 'Evicted', 'the static (mirror) pod is never evicted');
+  });
+});

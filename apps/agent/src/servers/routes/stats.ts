@@ -1,0 +1,31 @@
+/**
+ * The kubelet's read paths backed by StatsApi: GET /stats/summary[?only_cpu_and_memory=true], /metrics,
+ * /metrics/cadvisor and /metrics/resource. Served on 10250 (behind the auth filter) and on the read-only port.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import type { MetricsPath } from '@nodelet/core/kubelet/stats-api.ts';
+import { methodNotAllowed, notFound, sendJson, sendText } from '../http-util.ts';
+
+export const STATS_SUMMARY_PATH = '/stats/summary';
+export const METRICS_PATHS: Record<string, MetricsPath> = { '/metrics': 'kubelet', '/metrics/cadvisor': 'cadvisor', '/metrics/resource': 'resource' };
+
+/** True when this module serves the path. */
+export function isStatsPath(path: string): boolean {
+  return path === STATS_SUMMARY_PATH || path === `${STATS_SUMMARY_PATH}/` || path in METRICS_PATHS;
+}
+
+export async function handleStats(req: IncomingMessage, res: ServerResponse, url: URL, kubelet: KubeletApi): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
+  const stats = kubelet.stats;
+  if (!stats) return notFound(res);
+  const path = url.pathname;
+  const metricsPath = METRICS_PATHS[path];
+  if (metricsPath) {
+    const { contentType, body } = await stats.metrics(metricsPath);
+    return sendText(res, 200, body, { 'Content-Type': contentType });
+  }
+  const only = url.searchParams.get('only_cpu_and_memory');
+  if (only !== null && only !== 'true' && only !== 'false') return sendText(res, 400, `invalid only_cpu_and_memory value: ${only}\n`);
+  sendJson(res, 200, await stats.summary({ onlyCpuAndMemory: only === 'true' }));
+}

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import type { EvictionApi, GcApi, GcResult, PressureState } from '@nodelet/core/eviction/types.ts';
+import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { createAuthorizer } from '../servers/auth.ts';
+import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
+import { FakeKubelet } from '../testing/fake-kubelet.ts';
+import { tlsEventSource, tlsFetch, type TlsClientOptions } from '../testing/https-client.ts';
+import { createTestPki, type TestPki } from '../testing/test-pki.ts';
+import type { AppRouter } from './router.ts';
+
+const state = (conditions: PressureState['conditions']): PressureState => ({
+  conditions,
+  signals: [{ signal: 'memory.available', observed: { available: 1, capacity: 2, time: 0 }, thresholds: [{ kind: 'hard', quantity: 5, raw: '5', gracePeriodMs: 0, met: true }] }],
+  evictions: [],
+  pressureTransitionPeriodMs: 300_000,
+});
+
+class GcKubelet extends FakeKubelet {
+  readonly gcCalls: string[] = [];
+  watchers = new Set<(s: PressureState) => void>();
+  readonly eviction: EvictionApi = {
+    state: () => state(['MemoryPressure']),
+    history: () => [{ time: '2026-01-01T00:00:00.000Z', conditions: ['MemoryPressure'], values: { 'memory.available': { available: 1, capacity: 2 } } }],
+    watch: (l) => {
+      this.watchers.add(l);
+      return () => void this.watchers.delete(l);
+    },
+  };
+  readonly gc: GcApi = {
+    images: async (): Promise<GcResult> => {
+      this.gcCalls.push('images');
+      return { removed: ['busybox:latest'], freedBytes: 42, errors: [], trigger: 'manual', time: 't' };
+    },
+    containers: async (): Promise<GcResult> => {
+      this.gcCalls.push('containers');
+      return { removed: [], freedBytes: 0, errors: [], trigger: 'manual', time: 't' };
+    },
+    last: () => ({}),
+    policies: () => ({
+      image: { highThresholdPercent: 85, lowThresholdPercent: 80, minAgeMs: 120_000, maxAgeMs: 0, periodMs: 300_000 },
+      container: { minAgeMs: 0, maxPerPodContainer: 1, maxContainers: -1, periodMs: 60_000 },
+    }),
+  };
+}
+
+let tp: TestPki;
+let srv: KubeletServer;
+let base: string;
+const kubelet = new GcKubelet();
+
+before(async () => {
+  tp = createTestPki();
+  srv = createKubeletServer({
+    kubelet,
+    logger: nullLogger,
+    authorizer: createAuthorizer('AlwaysAllow'),
+    nodeName: 'fake-node',
+    anonymousAuth: true,
+    tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
+  });
+  base = `https://127.0.0.1:${await srv.listen(0, '127.0.0.1')}`;
+});
+after(async () => {
+  await srv.closeStreams();
+  await srv.close(10);
+  tp.cleanup();
+});
+
+function client(tls: TlsClientOptions) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url: `${base}/trpc`, EventSource: tlsEventSource(tls) as never }),
+        false: httpBatchLink({ url: `${base}/trpc`, fetch: tlsFetch(tls) }),
+      }),
+    ],
+  });
+}
+
+describe('eviction and gc routers', () => {
+  it('eviction.state / history / onState', async () => {
+    const c = client({ ca: tp.pki.ca.certPem, cert: tp.pki.console.certPem, key: tp.pki.console.keyPem });
+    assert.deepEqual((await c.eviction.state.query())?.conditions, ['MemoryPressure']);
+    assert.equal((await c.eviction.history.query()).length, 1);
+    const got: PressureState[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const sub = c.eviction.onState.subscribe(undefined, {
+        onData: (s) => {
+          got.push(s as PressureState);
+          if (got.length === 1) for (const w of kubelet.watchers) w(state([]));
+          if (got.length === 2) {
+            sub.unsubscribe();
+            resolve();
+          }
+        },
+        onError: reject,
+      });
+    });
+    assert.deepEqual(got.map((s) => s.conditions), [['MemoryPressure'], []]);
+  });
+
+  it('gc mutations run for an authenticated user and return what was removed', async () => {
+    const c = client({ ca: tp.pki.ca.certPem, cert: tp.pki.console.certPem, key: tp.pki.console.keyPem });
+    assert.deepEqual(await c.gc.images.mutate(), { removed: ['busybox:latest'], freedBytes: 42, errors: [], time: 't' });
+    assert.deepEqual((await c.gc.containers.mutate()).removed, []);
+    assert.equal((await c.gc.policies.query())?.image.highThresholdPercent, 85);
+    assert.deepEqual(kubelet.gcCalls, ['images', 'containers']);
+  });
+
+  it('anonymous callers (anonymous auth on) may read but not trigger GC', async () => {
+    const anon = client({ ca: tp.pki.ca.certPem });
+    assert.deepEqual((await anon.eviction.state.query())?.conditions, ['MemoryPressure']);
+    await assert.rejects(anon.gc.images.mutate(), /garbage collection needs an authenticated user/);
+    assert.deepEqual(kubelet.gcCalls, ['images', 'containers']);
+  });
+});

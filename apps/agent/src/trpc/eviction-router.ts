@@ -1,0 +1,31 @@
+/**
+ * eviction.*: node pressure as the eviction manager sees it — conditions, each signal's observation against
+ * its thresholds (with soft grace-period countdowns), the evictions so far, and the signal history; `onState`
+ * streams the state after every manager pass (10 s).
+ */
+import type { PressureSample, PressureState } from '@nodelet/core/eviction/types.ts';
+import { z } from 'zod';
+import { EventQueue } from './event-queue.ts';
+import { publicProcedure, router } from './trpc.ts';
+
+export const evictionRouter = router({
+  /** Conditions, signals with thresholds and observations, evictions (null when the kubelet has no eviction manager). */
+  state: publicProcedure.query(({ ctx }): PressureState | null => ctx.kubelet.eviction?.state() ?? null),
+  /** Signal samples oldest first (one per pass; an hour at 10 s). */
+  history: publicProcedure
+    .input(z.object({ sinceMs: z.number().optional() }).optional())
+    .query(({ ctx, input }): PressureSample[] => ctx.kubelet.eviction?.history(input?.sinceMs) ?? []),
+  /** The state now, then after every pass. */
+  onState: publicProcedure.subscription(async function* ({ ctx, signal }) {
+    const api = ctx.kubelet.eviction;
+    if (!api) return;
+    const queue = new EventQueue<PressureState>();
+    const unsubscribe = api.watch((s) => queue.push(s));
+    try {
+      yield api.state();
+      for await (const s of queue.drain(signal)) yield s;
+    } finally {
+      unsubscribe();
+    }
+  }),
+});

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { V1Pod } from '@kubernetes/client-node';
+import { makeFixture } from '../cm/testing/cgroup-fixture.ts';
+import type { HostFs } from '../cm/types.ts';
+import { FakeClock } from '../util/clock.ts';
+import { RecordingLogger } from '../util/logger.ts';
+import { CmWiring } from './cm-wiring.ts';
+
+const burstable = (uid: string): V1Pod => ({
+  metadata: { uid, name: `p-${uid}`, namespace: 'default' },
+  spec: { containers: [{ name: 'c', resources: { requests: { cpu: '100m' }, limits: { cpu: '500m', memory: '64Mi' } } }] },
+});
+
+function wiring(fs: HostFs, pods: V1Pod[] = [], cgroupRoot?: string) {
+  const log = new RecordingLogger();
+  const w = new CmWiring(
+    { fs, clock: new FakeClock(0), logger: log.logger, activePods: () => pods },
+    { rootDir: '/', maxPods: 110, ...(cgroupRoot ? { cgroupRoot } : {}) },
+  );
+  return { w, log };
+}
+
+for (const kind of ['v1', 'v2'] as const) {
+  test(`cm wiring (${kind}): QoS tree, pod cgroup with limits, orphan removal`, async () => {
+    const fx = makeFixture(kind);
+    try {
+      const pod = burstable('u1');
+      const { w } = wiring(fx.fs, [pod], '/test');
+      await w.start();
+      assert.equal(w.qosManaged, true);
+      assert.equal(w.cgroupParent(pod), '/test/kubepods/burstable/podu1');
+      await w.ensurePod(pod);
+      const dir = kind === 'v1' ? join(fx.root, '/sys/fs/cgroup/cpu/test/kubepods/burstable/podu1') : join(fx.root, '/sys/fs/cgroup/test/kubepods/burstable/podu1');
+      assert.ok(existsSync(dir), dir);
+      const shares = kind === 'v1' ? readFileSync(join(dir, 'cpu.shares'), 'utf8').trim() : readFileSync(join(dir, 'cpu.max'), 'utf8').trim();
+      assert.equal(shares, kind === 'v1' ? '102' : '50000 100000');
+      await w.cleanup(['u1']);
+      assert.ok(existsSync(dir), 'active pod kept');
+      await w.cleanup([]);
+      assert.ok(!existsSync(dir), 'orphan removed');
+      assert.equal(w.status().qosTree, true);
+      assert.equal(w.status().driver, kind);
+    } finally {
+      fx.cleanup();
+    }
+  });
+}
+
+test('cm wiring degrades when cgroups are not writable: naming only, logged once', async () => {
+  const fx = makeFixture('v1');
+  try {
+    const denied: HostFs = { ...fx.fs, mkdir: () => Promise.reject(Object.assign(new Error('EACCES'), { code: 'EACCES' })) };
+    const pod = burstable('u2');
+    const { w, log } = wiring(denied, [pod]);
+    await w.start();
+    assert.equal(w.qosManaged, false);
+    assert.equal(w.cgroupParent(pod), '/kubepods/burstable/podu2');
+    await w.ensurePod(pod);
+    await w.cleanup([]);
+    assert.equal(log.records.filter((r) => r.level === 'warn').length, 1);
+    assert.equal(w.status().qosTree, false);
+    assert.ok(w.status().message);
+  } finally {
+    fx.cleanup();
+  }
+});

@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { V1Pod } from '@kubernetes/client-node';
+import { FakeClock } from '../util/clock.ts';
+import { nullLogger } from '../util/logger.ts';
+import { InMemoryEventBus } from '../events/bus.ts';
+import { KubeletEventRecorder } from '../events/recorder.ts';
+import { BasicPodManager } from '../pod/basic-pod-manager.ts';
+import { BasicStatusManager } from '../status/status-manager.ts';
+import { FakeRuntime } from '../cri/testing/fake-runtime.ts';
+import type { Summary } from '../stats/summary-types.ts';
+import type { PodWorkers, UpdatePodOptions } from './pod-workers.ts';
+import { EvictionWiring } from './eviction-wiring.ts';
+
+const Mi = 2 ** 20;
+
+function setup() {
+  const clock = new FakeClock();
+  const bus = new InMemoryEventBus({ clock, logger: nullLogger });
+  const recorder = new KubeletEventRecorder({ bus, clock, logger: nullLogger });
+  const podManager = new BasicPodManager();
+  const statusManager = new BasicStatusManager({ clock, bus, logger: nullLogger });
+  const cri = new FakeRuntime({ clock });
+  const updates: UpdatePodOptions[] = [];
+  const phases = new Map<string, 'syncing' | 'terminated'>();
+  const workers = {
+    updatePod: (o: UpdatePodOptions) => {
+      updates.push(o);
+      if (o.updateType === 'kill' && o.pod) phases.set(o.pod.metadata?.uid ?? '', 'terminated');
+    },
+    waitIdle: async () => undefined,
+    phaseOf: (uid: string) => phases.get(uid),
+  } as unknown as PodWorkers;
+  const mem = { avail: 50 * Mi };
+  const summary = async (): Promise<Summary> => {
+    const time = new Date(clock.now()).toISOString();
+    return { node: { nodeName: 'n', startTime: time, memory: { time, availableBytes: mem.avail, workingSetBytes: 900 * Mi }, runtime: { imageFs: { time, capacityBytes: 100, availableBytes: 50 } } }, pods: [] };
+  };
+  const wiring = new EvictionWiring(
+    { cri, clock, logger: nullLogger, bus, recorder, nodeName: 'n', podLogsDir: '/var/log/pods', podManager, statusManager, workers: () => workers, sourcesReady: () => true, summary },
+    { evictionHard: { 'memory.available': '100Mi' }, imageGc: { minAgeMs: 0 } },
+  );
+  return { clock, bus, podManager, statusManager, cri, updates, phases, wiring, mem };
+}
+
+const apiPod = (name: string): V1Pod => ({ metadata: { name, namespace: 'default', uid: name }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+
+test('an evicted pod is killed and keeps Failed / Evicted whatever the handlers write afterwards', async () => {
+  const w = setup();
+  const pod = apiPod('victim');
+  w.podManager.addPod(pod);
+  w.phases.set('victim', 'syncing');
+  w.wiring.start();
+  await w.clock.step(0);
+  assert.deepEqual(w.updates.map((u) => [u.updateType, u.pod?.metadata?.name, u.gracePeriodOverride]), [['kill', 'victim', 0]]);
+  // The pod handlers write the post-kill status through the wrapped manager.
+  w.wiring.statusManager.setPodStatus(pod, { phase: 'Running' });
+  const st = w.statusManager.getPodStatus('victim');
+  assert.equal(st?.phase, 'Failed');
+  assert.equal(st?.reason, 'Evicted');
+  assert.equal(st?.message, 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 50Mi. ');
+  assert.equal(st?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason, 'TerminationByKubelet');
+  const evs = w.bus.recent();
+  assert.ok(evs.some((e) => e.type === 'pressure' && e.conditions.includes('MemoryPressure')));
+  assert.ok(evs.some((e) => e.type === 'k8sEvent' && e.reason === 'Evicted' && e.involvedObject.name === 'victim'));
+  assert.deepEqual(w.wiring.pressure(), ['MemoryPressure']);
+  assert.equal(w.wiring.history().length, 1);
+  w.wiring.stop();
+});
+
+test('gc.images / gc.containers run now, return what they removed and publish a gc event', async () => {
+  const w = setup();
+  w.mem.avail = 900 * Mi;
+  w.cri.addImage('unused', 1234);
+  const r = await w.wiring.images();
+  assert.deepEqual(r.removed, ['unused:latest']);
+  assert.equal(r.freedBytes, 1234);
+  const c = await w.wiring.containers();
+  assert.deepEqual(c.removed, []);
+  const gcEvents = w.bus.recent({ types: ['gc'] });
+  assert.deepEqual(gcEvents.map((e) => e.type === 'gc' && [e.kind, e.trigger, e.removed.length]), [['images', 'manual', 1], ['containers', 'manual', 0]]);
+  assert.deepEqual(Object.keys(w.wiring.last()).sort(), ['containers', 'images']);
+  assert.equal(w.wiring.policies().image.highThresholdPercent, 85);
+});
+
+test('invalid thresholds throw naming the kubelet reason', () => {
+  assert.throws(
+    () =>
+      new EvictionWiring(
+        { clock: new FakeClock(), logger: nullLogger, statusManager: {} } as never,
+        { evictionHard: { 'memory.available': '110%' } },
+      ),
+    /eviction percentage threshold memory.available must be <= 100%: 110%/,
+  );
+});

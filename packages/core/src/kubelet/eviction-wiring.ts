@@ -1,0 +1,261 @@
+/**
+ * Eviction manager, image GC and container GC, wired for the kubelet and served as EvictionApi / GcApi:
+ * stats come from the Summary (kubelet stats), evictions go through the pod workers (kill with the eviction
+ * grace period) and leave the pod Failed / Evicted with the kubelet's message; pressure changes and GC results
+ * are published on the event bus. Periods: eviction 10 s, container GC 1 min, image GC 5 min.
+ */
+import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { CriClient } from '../cri/types.ts';
+import type { EventBus } from '../events/types.ts';
+import type { EventRecorder } from '../events/recorder.ts';
+import { podRef } from '../events/recorder.ts';
+import type { PodManager } from '../pod/types.ts';
+import type { StatusManager } from '../status/types.ts';
+import { isTerminalPhase } from '../status/brief.ts';
+import type { Summary } from '../stats/summary-types.ts';
+import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import { EvictionManager, type EvictionKillRequest } from '../eviction/manager.ts';
+import { DEFAULT_PRESSURE_TRANSITION_PERIOD_MS, parseThresholdConfig, type EvictionSettings } from '../eviction/thresholds.ts';
+import type { EvictionApi, GcApi, GcPolicies, GcResult, PressureCondition, PressureSample, PressureState, Threshold } from '../eviction/types.ts';
+import { DEFAULT_IMAGE_GC_POLICY, ImageGcManager, type ImageGcPolicy } from '../images/image-gc.ts';
+import { ContainerGc, DEFAULT_CONTAINER_GC_POLICY, type ContainerGcPolicy, type GcFs } from '../kuberuntime/container-gc.ts';
+import type { PodWorkers } from './pod-workers.ts';
+import { wrapStatusManager } from './evicted-status.ts';
+
+export interface EvictionWiringConfig extends EvictionSettings {
+  /** Parsed thresholds (wins over the evictionHard/Soft maps when given). */
+  thresholds?: Threshold[];
+  pressureTransitionPeriodMs?: number;
+  maxPodGracePeriodSeconds?: number;
+  monitoringPeriodMs?: number;
+  imageGc?: Partial<ImageGcPolicy>;
+  imageGcPeriodMs?: number;
+  containerGc?: Partial<ContainerGcPolicy>;
+  containerGcPeriodMs?: number;
+  /** Pressure samples kept (default 360: one hour at 10 s). */
+  historyLimit?: number;
+}
+
+export interface EvictionWiringDeps {
+  cri: CriClient;
+  clock: Clock;
+  logger: Logger;
+  bus: EventBus;
+  recorder: EventRecorder;
+  nodeName: string;
+  podLogsDir: string;
+  podManager: PodManager;
+  statusManager: StatusManager;
+  workers: () => PodWorkers;
+  sourcesReady: () => boolean;
+  summary: () => Promise<Summary | undefined>;
+  gcFs?: GcFs;
+  metrics?: { evictions: { inc(labels: { eviction_signal: string }): void }; imageGarbageCollected: { inc(labels: { reason: string }): void } };
+}
+
+const KILL_WAIT_MS = 60_000;
+
+export class EvictionWiring implements EvictionApi, GcApi {
+  readonly manager: EvictionManager;
+  readonly imageGc: ImageGcManager;
+  readonly containerGc: ContainerGc;
+  /** The status manager the pod handlers use: evicted pods keep Failed / Evicted. */
+  readonly statusManager: StatusManager;
+  private readonly evicted = new Map<string, { reason: string; message: string }>();
+  private readonly listeners = new Set<(s: PressureState) => void>();
+  private samples: PressureSample[] = [];
+  private timers: TimerHandle[] = [];
+  private readonly periods: { image: number; container: number };
+
+  constructor(
+    private readonly deps: EvictionWiringDeps,
+    private readonly config: EvictionWiringConfig,
+  ) {
+    const { clock, logger } = deps;
+    this.statusManager = wrapStatusManager(deps.statusManager, (uid) => this.evicted.get(uid), () => clock.now());
+    this.periods = { image: config.imageGcPeriodMs ?? 300_000, container: config.containerGcPeriodMs ?? 60_000 };
+    this.imageGc = new ImageGcManager(
+      {
+        cri: deps.cri,
+        clock,
+        logger: logger.child('image-gc'),
+        imageFs: async () => {
+          const fs = (await deps.summary().catch(() => undefined))?.node.runtime?.imageFs;
+          return fs?.capacityBytes !== undefined && fs.availableBytes !== undefined ? { capacityBytes: fs.capacityBytes, availableBytes: fs.availableBytes } : undefined;
+        },
+        countRemoved: (reason) => deps.metrics?.imageGarbageCollected.inc({ reason }),
+        event: (type, reason, message) => deps.recorder.event({ kind: 'Node', name: deps.nodeName }, type, reason, message),
+      },
+      { ...DEFAULT_IMAGE_GC_POLICY, ...config.imageGc },
+    );
+    this.containerGc = new ContainerGc(
+      {
+        cri: deps.cri,
+        clock,
+        logger: logger.child('container-gc'),
+        podRemovable: (uid) => this.podRemovable(uid),
+        allSourcesReady: deps.sourcesReady,
+        podLogsDir: deps.podLogsDir,
+        ...(deps.gcFs ? { fs: deps.gcFs } : {}),
+      },
+      { ...DEFAULT_CONTAINER_GC_POLICY, ...config.containerGc },
+    );
+    this.manager = new EvictionManager(
+      {
+        clock,
+        logger: logger.child('eviction'),
+        summary: () => deps.summary().catch(() => undefined),
+        activePods: () => this.activePods(),
+        killPod: (req) => this.killPod(req),
+        reclaimers: [
+          { name: 'containers', reclaim: () => this.runGc('containers', 'eviction').then(() => undefined) },
+          { name: 'images', reclaim: () => this.runGc('images', 'eviction').then(() => undefined) },
+        ],
+        event: (target, type, reason, message) =>
+          deps.recorder.event(target.kind === 'Pod' ? podRef(target.pod) : { kind: 'Node', name: deps.nodeName }, type, reason, message),
+        countEviction: (signal) => deps.metrics?.evictions.inc({ eviction_signal: signal }),
+        onState: (s, changed) => this.onState(s, changed),
+      },
+      {
+        thresholds: config.thresholds ?? thresholdsOrThrow(config),
+        pressureTransitionPeriodMs: config.pressureTransitionPeriodMs ?? DEFAULT_PRESSURE_TRANSITION_PERIOD_MS,
+        monitoringPeriodMs: config.monitoringPeriodMs ?? 10_000,
+        maxPodGracePeriodSeconds: config.maxPodGracePeriodSeconds ?? 0,
+      },
+    );
+  }
+
+  start(): void {
+    if (this.timers.length > 0) return;
+    const { clock } = this.deps;
+    this.manager.start();
+    this.timers.push(clock.setInterval(() => void this.runGc('containers', 'periodic'), this.periods.container));
+    this.timers.push(clock.setInterval(() => void this.runGc('images', 'periodic'), this.periods.image));
+  }
+
+  stop(): void {
+    this.manager.stop();
+    for (const t of this.timers) t.cancel();
+    this.timers = [];
+  }
+
+  pressure(): PressureCondition[] {
+    return this.manager.pressure();
+  }
+
+  // ---- EvictionApi ---------------------------------------------------------------------------------------
+
+  state(): PressureState {
+    return this.manager.state();
+  }
+
+  history(sinceMs?: number): PressureSample[] {
+    return sinceMs === undefined ? [...this.samples] : this.samples.filter((s) => Date.parse(s.time) > sinceMs);
+  }
+
+  watch(listener: (s: PressureState) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  // ---- GcApi -----------------------------------------------------------------------------------------------
+
+  images(): Promise<GcResult> {
+    return this.runGc('images', 'manual');
+  }
+
+  containers(): Promise<GcResult> {
+    return this.runGc('containers', 'manual');
+  }
+
+  last(): { images?: GcResult; containers?: GcResult } {
+    const images = this.imageGc.lastResult();
+    const containers = this.containerGc.lastResult();
+    return { ...(images ? { images } : {}), ...(containers ? { containers } : {}) };
+  }
+
+  policies(): GcPolicies {
+    const i = this.imageGc.policy;
+    const c = this.containerGc.policy;
+    return { image: { ...i, periodMs: this.periods.image }, container: { ...c, periodMs: this.periods.container } };
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------------
+
+  private async runGc(kind: 'images' | 'containers', trigger: string): Promise<GcResult> {
+    let r: GcResult;
+    if (kind === 'images') r = trigger === 'periodic' ? await this.imageGc.garbageCollect(trigger) : await this.imageGc.deleteUnusedImages(trigger);
+    else r = await this.containerGc.garbageCollect(trigger);
+    if (trigger !== 'periodic' || r.removed.length > 0 || r.errors.length > 0) {
+      this.deps.bus.publish({ type: 'gc', kind, trigger: r.trigger, removed: r.removed, freedBytes: r.freedBytes, errors: r.errors });
+    }
+    return r;
+  }
+
+  private onState(s: PressureState, changed: boolean): void {
+    const values: PressureSample['values'] = {};
+    for (const sig of s.signals) if (sig.observed) values[sig.signal] = { available: sig.observed.available, capacity: sig.observed.capacity };
+    this.samples.push({ time: s.lastSync ?? new Date(this.deps.clock.now()).toISOString(), conditions: s.conditions, values });
+    this.samples = this.samples.slice(-(this.config.historyLimit ?? 360));
+    if (changed) {
+      this.deps.bus.publish({
+        type: 'pressure',
+        conditions: s.conditions,
+        signals: s.signals.map((x) => ({
+          signal: x.signal,
+          ...(x.observed ? { available: x.observed.available, capacity: x.observed.capacity } : {}),
+          met: x.thresholds.some((t) => t.met),
+        })),
+      });
+    }
+    for (const l of this.listeners) {
+      try {
+        l(s);
+      } catch (err) {
+        this.deps.logger.warn('eviction: state listener failed', { err: String(err) });
+      }
+    }
+  }
+
+  private activePods(): V1Pod[] {
+    const w = this.deps.workers();
+    return this.deps.podManager.getPods().filter((p) => {
+      const uid = p.metadata?.uid ?? '';
+      if (this.evicted.has(uid) || isTerminalPhase(this.deps.statusManager.getPodStatus(uid)?.phase)) return false;
+      const phase = w.phaseOf(uid);
+      return phase === undefined || phase === 'syncing';
+    });
+  }
+
+  private podRemovable(uid: string): boolean {
+    const phase = this.deps.workers().phaseOf(uid);
+    const done = phase === undefined || phase === 'terminated' || phase === 'finished';
+    if (!this.deps.podManager.getPodByUid(uid)) return done;
+    return this.evicted.has(uid) && done;
+  }
+
+  private async killPod(req: EvictionKillRequest): Promise<boolean> {
+    const pod = req.pod;
+    const uid = pod.metadata?.uid ?? '';
+    this.evicted.set(uid, { reason: req.reason, message: req.message });
+    const current: V1PodStatus = this.deps.statusManager.getPodStatus(uid) ?? pod.status ?? {};
+    this.statusManager.setPodStatus(pod, current);
+    const workers = this.deps.workers();
+    workers.updatePod({ updateType: 'kill', pod, gracePeriodOverride: req.gracePeriodOverrideSeconds });
+    let timer: TimerHandle | undefined;
+    const done = await Promise.race([
+      workers.waitIdle(uid).then(() => true),
+      new Promise<boolean>((resolve) => (timer = this.deps.clock.setTimeout(() => resolve(false), KILL_WAIT_MS))),
+    ]);
+    timer?.cancel();
+    if (!done) this.deps.logger.warn('eviction: pod still terminating', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
+    return true;
+  }
+}
+
+function thresholdsOrThrow(c: EvictionSettings): Threshold[] {
+  const r = parseThresholdConfig(c);
+  if (!r.ok) throw new Error(`invalid eviction thresholds: ${r.reason}`);
+  return r.value;
+}

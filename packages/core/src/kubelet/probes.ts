@@ -1,0 +1,110 @@
+/**
+ * The kubelet's probe wiring: the probe manager (fed by the status manager, flipping ready/started back into
+ * it), its own /metrics/probes registry, the container killer for liveness/startup failures (preStop + stop
+ * within the probe's grace, then a pod sync so the restart policy applies), and the ProbesApi facade.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import type { CriClient } from '../cri/types.ts';
+import type { EventBus } from '../events/types.ts';
+import type { EventRecorder } from '../events/recorder.ts';
+import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
+import { KubeletProbeManager, type ProbeManagerConfig } from '../prober/manager.ts';
+import { createProberMetrics } from '../prober/metrics.ts';
+import { createProbeRunner } from '../prober/runners/index.ts';
+import type { ContainerKiller, ProbeKillReason, ProbeWorkerInfo } from '../prober/types.ts';
+import type { StatusManager } from '../status/types.ts';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import type { ProbesApi } from './types.ts';
+
+export interface KubeletProbesDeps {
+  cri: CriClient;
+  clock: Clock;
+  logger: Logger;
+  recorder: EventRecorder;
+  bus: EventBus;
+  statusManager: StatusManager;
+  runtime: () => KubeRuntimeManager;
+  /** A container was killed after a probe failure: sync its pod (restart policy). */
+  onKilled(pod: V1Pod): void;
+}
+
+export interface KubeletProbesConfig extends ProbeManagerConfig {
+  /** `<major>.<minor>` for User-Agent kube-probe/<ver>. */
+  kubeletVersion: string;
+  /** process_start_time_seconds on /metrics/probes. */
+  processStartTimeSeconds: number;
+}
+
+/** 'v1.34.0-nodelet' → '1.34' (the User-Agent's version). */
+export function majorMinor(version: string): string {
+  const m = /^v?(\d+)\.(\d+)/.exec(version);
+  return m ? `${m[1]}.${m[2]}` : '1.34';
+}
+
+export class KubeletProbes implements ProbesApi, ContainerKiller {
+  readonly registry = new Registry();
+  readonly manager: KubeletProbeManager;
+  private everyRunRefs = 0;
+
+  constructor(
+    private readonly deps: KubeletProbesDeps,
+    private readonly config: KubeletProbesConfig,
+  ) {
+    const { clock, cri, logger } = deps;
+    this.manager = new KubeletProbeManager(
+      {
+        clock,
+        runner: createProbeRunner({ cri, clock }, { kubeletVersion: majorMinor(config.kubeletVersion) }),
+        statusProvider: deps.statusManager,
+        statusSink: deps.statusManager,
+        killer: this,
+        recorder: deps.recorder,
+        bus: deps.bus,
+        metrics: createProberMetrics(this.registry, { processStartTimeSeconds: config.processStartTimeSeconds }),
+        logger: logger.child('prober'),
+      },
+      config,
+    );
+  }
+
+  async killContainer(pod: V1Pod, containerName: string, gracePeriodS: number, reason: ProbeKillReason, message: string): Promise<void> {
+    const log = this.deps.logger.child('prober');
+    log.info('killing container after probe failure', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, container: containerName, reason, gracePeriodS });
+    const r = await this.deps.runtime().killContainerByName(pod, containerName, gracePeriodS, message);
+    if (r.error) log.warn('probe kill failed', { container: containerName, err: r.message });
+    this.deps.onKilled(pod);
+  }
+
+  list(filter?: { namespace?: string; pod?: string }): ProbeWorkerInfo[] {
+    return this.manager
+      .snapshot()
+      .filter((w) => (!filter?.namespace || w.pod.namespace === filter.namespace) && (!filter?.pod || w.pod.name === filter.pod))
+      .sort((a, b) => `${a.pod.namespace}/${a.pod.name}/${a.container}/${a.probeType}`.localeCompare(`${b.pod.namespace}/${b.pod.name}/${b.container}/${b.probeType}`));
+  }
+
+  async metrics(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  requestEveryRun(): () => void {
+    this.everyRunRefs++;
+    this.applyEveryRun();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.everyRunRefs--;
+      this.applyEveryRun();
+    };
+  }
+
+  everyRun(): boolean {
+    return this.everyRunRefs > 0 || (this.config.publishEveryRun ?? false);
+  }
+
+  private applyEveryRun(): void {
+    this.manager.setPublishEveryRun(this.everyRun());
+  }
+}

@@ -1,0 +1,63 @@
+/** Processes of a cgroup (cAdvisor's /api/v2.0/ps) and the cgroup a process lives in, from /proc. */
+import type { CgroupLayout, HostFs } from '../cm/types.ts';
+import { readOptional } from '../cm/types.ts';
+import type { ProcessInfo } from './stats-api.ts';
+
+/** The process's logical cgroup: the memory controller's path on v1, the unified path on v2. */
+export function cgroupFromProcFile(text: string, layout: CgroupLayout): string | undefined {
+  let unified: string | undefined;
+  for (const line of text.split('\n')) {
+    const [id, ctrls, path] = [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1, line.lastIndexOf(':')), line.slice(line.lastIndexOf(':') + 1)];
+    if (!path) continue;
+    if (id === '0' && ctrls === '') unified = path;
+    else if (layout.driver === 'v1' && ctrls.split(',').includes('memory')) return path;
+  }
+  return layout.driver === 'v2' ? unified : undefined;
+}
+
+export async function ownCgroup(fs: HostFs, layout: CgroupLayout, pid: number | 'self'): Promise<string | undefined> {
+  const text = await readOptional(fs, `/proc/${pid}/cgroup`);
+  return text === undefined ? undefined : cgroupFromProcFile(text, layout);
+}
+
+function statusFields(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const i = line.indexOf(':');
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1).trim();
+  }
+  return out;
+}
+
+const kb = (v: string | undefined) => (v ? Number(v.split(/\s+/)[0]) * 1024 || 0 : 0);
+
+async function readProcess(fs: HostFs, layout: CgroupLayout, pid: number): Promise<ProcessInfo | undefined> {
+  const [status, cmdline, cg] = await Promise.all([readOptional(fs, `/proc/${pid}/status`), readOptional(fs, `/proc/${pid}/cmdline`), ownCgroup(fs, layout, pid)]);
+  if (status === undefined) return undefined;
+  const f = statusFields(status);
+  const cmd = (cmdline ?? '').split('\0').filter(Boolean).join(' ') || `[${f['Name'] ?? ''}]`;
+  return {
+    pid,
+    ppid: Number(f['PPid'] ?? 0),
+    user: (f['Uid'] ?? '').split(/\s+/)[0] ?? '',
+    cmd,
+    cgroup: cg ?? '/',
+    threads: Number(f['Threads'] ?? 0),
+    rssBytes: kb(f['VmRSS']),
+    virtualBytes: kb(f['VmSize']),
+  };
+}
+
+/** Every process whose cgroup is `key` or below it ('/' = all processes). */
+export async function listProcesses(fs: HostFs, layout: CgroupLayout, key: string): Promise<ProcessInfo[]> {
+  let entries: { name: string }[] = [];
+  try {
+    entries = await fs.readdir('/proc');
+  } catch {
+    return [];
+  }
+  const pids = entries.map((e) => Number(e.name)).filter((n) => Number.isInteger(n) && n > 0);
+  const all = await Promise.all(pids.map((p) => readProcess(fs, layout, p)));
+  const under = (cg: string) => key === '/' || cg === key || cg.startsWith(`${key}/`);
+  return all.filter((p): p is ProcessInfo => p !== undefined && under(p.cgroup)).sort((a, b) => a.pid - b.pid);
+}
