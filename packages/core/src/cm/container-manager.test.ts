@@ -18,7 +18,7 @@ const pod = (uid: string, limits?: Record<string, string>): V1Pod => ({ metadata
 function cm(fs: HostFs, pods: V1Pod[], cgroupRoot?: string) {
   return new ContainerManager(
     { fs, clock: new FakeClock(), logger: nullLogger, activePods: () => pods, capacity },
-    { cgroupRoot, kubeReserved: { cpu: '500m', memory: '1Gi' }, evictionHard: { 'memory.available': '100Mi' } },
+    { cgroupRoot, kubeReserved: { cpu: '500m', memory: '1Gi' }, evictionHard: { 'memory.available': '100Mi' }, orphanGraceMs: 0 },
   );
 }
 

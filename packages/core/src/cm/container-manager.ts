@@ -31,6 +31,8 @@ export interface ContainerManagerConfig extends PodResourceOptions {
   evictionHard?: Record<string, string>;
   /** enforceNodeAllocatable (default ['pods']). */
   enforceNodeAllocatable?: string[];
+  /** See QOSContainerManagerConfig.orphanGraceMs. */
+  orphanGraceMs?: number;
 }
 
 export class ContainerManager {

@@ -7,7 +7,7 @@ import { FakeClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
 import { createCgroupManager } from './cgroup-manager.ts';
 import { detectCgroupLayout } from './mountinfo.ts';
-import { QOSContainerManager, QOS_UPDATE_PERIOD_MS } from './qos-container-manager.ts';
+import { ORPHAN_GRACE_MS, QOSContainerManager, QOS_UPDATE_PERIOD_MS } from './qos-container-manager.ts';
 import { makeFixture } from './testing/cgroup-fixture.ts';
 
 const pod = (uid: string, requests?: Record<string, string>, limits?: Record<string, string>): V1Pod => ({
@@ -60,13 +60,19 @@ test('v2 tree uses cpu.weight', async () => {
 
 test('ensurePodCgroup and cleanupOrphanedPodCgroups', async () => {
   const pods = [pod('keep', { cpu: '100m' }), pod('gone', undefined, { cpu: '1', memory: '1Gi' }), pod('busy')];
-  const { f, qm, cgroups } = await setup('v1', pods);
+  const { f, qm, cgroups, clock } = await setup('v1', pods);
   try {
     await qm.start();
     for (const p of pods) assert.deepEqual(await qm.ensurePodCgroup(p), { ok: true });
     assert.equal(qm.podCgroupName(pods[1] as V1Pod), '/kubepods/podgone');
     assert.equal((await cgroups.read('/kubepods/podgone')).memoryLimit, 2 ** 30);
     f.write('/sys/fs/cgroup/pids/kubepods/besteffort/podbusy/cgroup.procs', '4242\n');
+    // Freshly orphaned cgroups are left alone until they have stayed orphaned for the grace period.
+    assert.deepEqual(await qm.cleanupOrphanedPodCgroups(['keep']), { removed: [], busy: [], failed: [] });
+    await clock.step(ORPHAN_GRACE_MS - 1);
+    assert.deepEqual(await qm.cleanupOrphanedPodCgroups(['keep']), { removed: [], busy: [], failed: [] });
+    assert.equal(await cgroups.exists('/kubepods/podgone'), true);
+    await clock.step(1);
     const r = await qm.cleanupOrphanedPodCgroups(['keep']);
     assert.deepEqual(r, { removed: ['gone'], busy: ['busy'], failed: [] });
     assert.equal(await cgroups.exists('/kubepods/podgone'), false);

@@ -28,12 +28,15 @@ export interface OrphanCleanupResult {
 }
 
 export const QOS_UPDATE_PERIOD_MS = 60_000;
+/** How long a pod cgroup must stay orphaned (unknown, empty) before housekeeping removes it. */
+export const ORPHAN_GRACE_MS = 30_000;
 
 export class QOSContainerManager {
   private timer: TimerHandle | undefined;
   private inflight: Promise<void> = Promise.resolve();
   private readonly root: string;
   private readonly perQos: boolean;
+  private readonly orphanSince = new Map<string, number>();
 
   constructor(
     private readonly deps: QOSContainerManagerDeps,
@@ -120,8 +123,17 @@ export class QOSContainerManager {
   async cleanupOrphanedPodCgroups(activeUids: Iterable<string>): Promise<OrphanCleanupResult> {
     const active = new Set(activeUids);
     const res: OrphanCleanupResult = { removed: [], busy: [], failed: [] };
+    const now = this.deps.clock.now();
+    const grace = this.config.orphanGraceMs ?? ORPHAN_GRACE_MS;
+    const seen = new Set<string>();
     for (const [uid, name] of await this.podCgroups()) {
       if (active.has(uid)) continue;
+      seen.add(uid);
+      // A pod cgroup must look orphaned for a while before it goes: one being set up right now (by another
+      // agent sharing the tree, or between our admission and our pod manager update) is left alone.
+      const first = this.orphanSince.get(uid) ?? now;
+      this.orphanSince.set(uid, first);
+      if (now - first < grace) continue;
       if ((await this.deps.cgroups.pids(name)).length > 0) {
         res.busy.push(uid);
         continue;
@@ -130,6 +142,7 @@ export class QOSContainerManager {
       if (r.ok) res.removed.push(uid);
       else res.failed.push({ uid, message: r.message });
     }
+    for (const uid of this.orphanSince.keys()) if (!seen.has(uid) || res.removed.includes(uid)) this.orphanSince.delete(uid);
     if (res.removed.length > 0) this.deps.logger.info('removed orphaned pod cgroups', { uids: res.removed });
     return res;
   }

@@ -109,6 +109,8 @@ export interface QOSContainerManagerConfig {
   cgroupsPerQOS?: boolean;
   /** kubepods limits (capacity − reserved), when enforceNodeAllocatable has 'pods'. */
   podsResources?: ResourceConfig;
+  /** How long an unknown, empty pod cgroup must stay so before cleanup removes it (default 30 s). */
+  orphanGraceMs?: number;
 }
 
 /** The `code` of a Node-style error (ENOENT, EBUSY...). */

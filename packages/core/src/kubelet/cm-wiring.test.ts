@@ -8,6 +8,7 @@ import type { HostFs } from '../cm/types.ts';
 import { FakeClock } from '../util/clock.ts';
 import { RecordingLogger } from '../util/logger.ts';
 import { CmWiring } from './cm-wiring.ts';
+import { ORPHAN_GRACE_MS } from '../cm/qos-container-manager.ts';
 
 const burstable = (uid: string): V1Pod => ({
   metadata: { uid, name: `p-${uid}`, namespace: 'default' },
@@ -16,11 +17,12 @@ const burstable = (uid: string): V1Pod => ({
 
 function wiring(fs: HostFs, pods: V1Pod[] = [], cgroupRoot?: string) {
   const log = new RecordingLogger();
+  const clock = new FakeClock(0);
   const w = new CmWiring(
-    { fs, clock: new FakeClock(0), logger: log.logger, activePods: () => pods },
+    { fs, clock, logger: log.logger, activePods: () => pods },
     { rootDir: '/', maxPods: 110, ...(cgroupRoot ? { cgroupRoot } : {}) },
   );
-  return { w, log };
+  return { w, log, clock };
 }
 
 for (const kind of ['v1', 'v2'] as const) {
@@ -28,7 +30,7 @@ for (const kind of ['v1', 'v2'] as const) {
     const fx = makeFixture(kind);
     try {
       const pod = burstable('u1');
-      const { w } = wiring(fx.fs, [pod], '/test');
+      const { w, clock } = wiring(fx.fs, [pod], '/test');
       await w.start();
       assert.equal(w.qosManaged, true);
       assert.equal(w.cgroupParent(pod), '/test/kubepods/burstable/podu1');
@@ -39,6 +41,9 @@ for (const kind of ['v1', 'v2'] as const) {
       assert.equal(shares, kind === 'v1' ? '102' : '50000 100000');
       await w.cleanup(['u1']);
       assert.ok(existsSync(dir), 'active pod kept');
+      await w.cleanup([]);
+      assert.ok(existsSync(dir), 'a fresh orphan is kept for the grace period');
+      await clock.step(ORPHAN_GRACE_MS);
       await w.cleanup([]);
       assert.ok(!existsSync(dir), 'orphan removed');
       assert.equal(w.status().qosTree, true);
