@@ -93,9 +93,9 @@ export class ContainerManager {
     return this.qos.ensurePodCgroup(pod);
   }
 
-  async cleanupOrphanedPodCgroups(activeUids: Iterable<string>): Promise<OrphanCleanupResult> {
+  async cleanupOrphanedPodCgroups(activeUids: Iterable<string>, ownUids?: ReadonlySet<string>): Promise<OrphanCleanupResult> {
     if (!this.qos) return { removed: [], busy: [], failed: [] };
-    return this.qos.cleanupOrphanedPodCgroups(activeUids);
+    return this.qos.cleanupOrphanedPodCgroups(activeUids, ownUids);
   }
 
   updateQOSCgroups(): Promise<CgroupResult> {

@@ -120,7 +120,11 @@ export class QOSContainerManager {
   }
 
   /** Removes pod cgroups whose UID is not active and that hold no processes. */
-  async cleanupOrphanedPodCgroups(activeUids: Iterable<string>): Promise<OrphanCleanupResult> {
+  /**
+   * Removes empty pod cgroups of pods not in activeUids. Those of pods this kubelet ran itself (ownUids) go at
+   * once; unknown ones only after they have stayed orphaned for the grace period.
+   */
+  async cleanupOrphanedPodCgroups(activeUids: Iterable<string>, ownUids?: ReadonlySet<string>): Promise<OrphanCleanupResult> {
     const active = new Set(activeUids);
     const res: OrphanCleanupResult = { removed: [], busy: [], failed: [] };
     const now = this.deps.clock.now();
@@ -133,7 +137,7 @@ export class QOSContainerManager {
       // agent sharing the tree, or between our admission and our pod manager update) is left alone.
       const first = this.orphanSince.get(uid) ?? now;
       this.orphanSince.set(uid, first);
-      if (now - first < grace) continue;
+      if (now - first < grace && !ownUids?.has(uid)) continue;
       if ((await this.deps.cgroups.pids(name)).length > 0) {
         res.busy.push(uid);
         continue;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -42,10 +42,16 @@ for (const kind of ['v1', 'v2'] as const) {
       await w.cleanup(['u1']);
       assert.ok(existsSync(dir), 'active pod kept');
       await w.cleanup([]);
-      assert.ok(existsSync(dir), 'a fresh orphan is kept for the grace period');
+      assert.ok(!existsSync(dir), 'the cgroup of a pod this kubelet ran goes as soon as the pod is gone');
+      // Another agent's (or a stale) pod cgroup, in every hierarchy.
+      const hierarchies = kind === 'v1' ? readdirSync(join(fx.root, '/sys/fs/cgroup')).map((c) => `/sys/fs/cgroup/${c}`) : ['/sys/fs/cgroup'];
+      for (const h of hierarchies) mkdirSync(join(fx.root, h, 'test/kubepods/besteffort/podother'), { recursive: true });
+      const stranger = join(fx.root, hierarchies[0] as string, 'test/kubepods/besteffort/podother');
+      await w.cleanup([]);
+      assert.ok(existsSync(stranger), 'an unknown orphan is kept for the grace period');
       await clock.step(ORPHAN_GRACE_MS);
       await w.cleanup([]);
-      assert.ok(!existsSync(dir), 'orphan removed');
+      assert.ok(!existsSync(stranger), 'unknown orphan removed after the grace period');
       assert.equal(w.status().qosTree, true);
       assert.equal(w.status().driver, kind);
     } finally {

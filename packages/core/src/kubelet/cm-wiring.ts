@@ -30,6 +30,8 @@ export class CmWiring {
   private message: string | undefined;
   private nodefsBytes = 0;
   private readonly warned = new Set<string>();
+  /** Pods whose cgroup this kubelet ensured: theirs is removed as soon as the pod is gone. */
+  private readonly own = new Set<string>();
 
   constructor(
     private readonly deps: CmWiringDeps,
@@ -88,6 +90,7 @@ export class CmWiring {
     const r = await this.cm.ensurePodCgroup(pod);
     this.observe?.('create', (this.deps.clock.monotonic() - t0) / 1000);
     const uid = pod.metadata?.uid ?? '';
+    if (r.ok) this.own.add(uid);
     if (!r.ok && !this.warned.has(uid)) {
       this.warned.add(uid);
       this.deps.logger.warn('failed to ensure pod cgroup', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, reason: r.reason, message: r.message });
@@ -100,7 +103,8 @@ export class CmWiring {
     const active = new Set(activeUids);
     for (const uid of this.warned) if (!active.has(uid)) this.warned.delete(uid);
     const t0 = this.deps.clock.monotonic();
-    const r = await this.cm.cleanupOrphanedPodCgroups(active);
+    const r = await this.cm.cleanupOrphanedPodCgroups(active, this.own);
+    for (const uid of r.removed) this.own.delete(uid);
     if (r.removed.length > 0) this.observe?.('destroy', (this.deps.clock.monotonic() - t0) / 1000);
     for (const f of r.failed) this.deps.logger.warn('failed to remove orphaned pod cgroup', f);
   }
