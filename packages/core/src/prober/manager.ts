@@ -20,8 +20,10 @@ import {
   type ProbeStatusProvider,
   type ProbeStatusSink,
   type ProbeType,
+  type ProbeWorkerInfo,
   type ResultUpdate,
 } from './types.ts';
+import { workerInfo, type LastRun } from './worker-info.ts';
 import { validatePodProbes } from './validation.ts';
 import { probeOf, ProbeWorker, type ProbeRunReport } from './worker.ts';
 
@@ -67,6 +69,7 @@ export class KubeletProbeManager implements ProbeManager {
   private readonly pods = new Map<string, V1Pod>();
   private readonly events: ProbeEvents;
   private readonly runBuckets = new Map<string, { tokens: number; last: number }>();
+  private readonly lastRuns = new Map<string, LastRun>();
   private startedAt: number | undefined;
   private everyRun: boolean;
   private readonly unsubscribe: Array<() => void> = [];
@@ -174,6 +177,14 @@ export class KubeletProbeManager implements ProbeManager {
     return this.workers.size;
   }
 
+  /** Every live worker with its spec, cached result and last run (the console's probe table). */
+  snapshot(): ProbeWorkerInfo[] {
+    return [...this.workers.entries()].map(([k, w]) => {
+      const results = w.probeType === 'liveness' ? this.liveness : w.probeType === 'readiness' ? this.readiness : this.startup;
+      return workerInfo(w, w.containerId ? results.get(w.containerId) : undefined, this.lastRuns.get(k));
+    });
+  }
+
   /** Events dropped by the per-key Unhealthy limiter. */
   droppedEvents(): number {
     return this.events.dropped;
@@ -225,7 +236,10 @@ export class KubeletProbeManager implements ProbeManager {
         onRun: (r) => this.publish(r),
         onStopped: (w) => {
           const k = key(w.podUid, w.container.name, w.probeType);
-          if (this.workers.get(k) === w) this.workers.delete(k);
+          if (this.workers.get(k) === w) {
+            this.workers.delete(k);
+            this.lastRuns.delete(k);
+          }
         },
         logger: this.deps.logger,
         random: this.deps.random ?? Math.random,
@@ -238,6 +252,8 @@ export class KubeletProbeManager implements ProbeManager {
   }
 
   private publish(r: ProbeRunReport): void {
+    const k = key(r.pod.metadata?.uid ?? '', r.container, r.probeType);
+    this.lastRuns.set(k, { time: new Date(this.deps.clock.now()).toISOString(), result: r.result, output: r.output, latencyMs: Math.round(r.latencyMs) });
     const bus = this.deps.bus;
     if (!bus) return;
     const changed = r.previous !== r.result || r.effectiveChanged === true;

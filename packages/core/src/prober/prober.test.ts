@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { V1Container, V1Probe } from '@kubernetes/client-node';
 import { FakeClock } from '../util/clock.ts';
-import { expandStatic, resolveContainerPort, runProbe } from './prober.ts';
+import { expandStatic, NO_POD_IP_OUTPUT, resolveContainerPort, runProbe } from './prober.ts';
 import { FakeProbeRunner, type RunnerCall } from './testing/fakes.ts';
 
 const app: V1Container = {
@@ -61,3 +61,21 @@ for (const tc of cases) {
     } else assert.deepEqual(runner.calls, [tc.expect]);
   });
 }
+
+test('runProbe: a network probe without a host or a pod IP fails saying so (exec still runs)', async () => {
+  const runner = new FakeProbeRunner();
+  const clock = new FakeClock();
+  const c = { name: 'app', image: 'img' };
+  const cases: Array<[string, V1Probe, string]> = [
+    ['httpGet', { httpGet: { port: 80 } }, 'failure'],
+    ['tcpSocket', { tcpSocket: { port: 80 } }, 'failure'],
+    ['grpc', { grpc: { port: 80 } }, 'failure'],
+    ['httpGet with a host', { httpGet: { port: 80, host: '127.0.0.1' } }, 'success'],
+    ['exec', { exec: { command: ['true'] } }, 'success'],
+  ];
+  for (const [name, probe, want] of cases) {
+    const o = await runProbe(runner, clock, probe, c, { phase: 'Running' }, 'cid');
+    assert.equal(o.status, want, name);
+    if (want === 'failure') assert.equal(o.output, NO_POD_IP_OUTPUT, name);
+  }
+});

@@ -51,6 +51,12 @@ export function httpRequestFor(
   };
 }
 
+/**
+ * The output of a network probe that has nowhere to go: no host in the handler and no pod IP (the embedded
+ * runtime gives isolated pods only a loopback interface; use hostNetwork there, or a CNI runtime).
+ */
+export const NO_POD_IP_OUTPUT = 'pod has no IP address to probe (the runtime reported none; isolated pods of the embedded runtime have loopback only: use hostNetwork, or a runtime with CNI)';
+
 /** Runs the probe's handler once. `containerId` is the CRI id (no runtime prefix). */
 export async function runProbe(
   runner: ProbeRunner,
@@ -65,6 +71,8 @@ export async function runProbe(
   let call: Promise<RunOutcome>;
   if (probe.exec) {
     call = runner.exec(containerId, expandStatic(probe.exec.command ?? [], container), timeoutS);
+  } else if ((probe.httpGet || probe.tcpSocket || probe.grpc) && !podIP && !(probe.httpGet?.host || probe.tcpSocket?.host)) {
+    return { status: 'failure', output: NO_POD_IP_OUTPUT };
   } else if (probe.httpGet) {
     const r = httpRequestFor(probe.httpGet, container, podIP, timeoutS, 'probe');
     if (!r.ok) return { status: 'unknown', output: '', error: r.reason };

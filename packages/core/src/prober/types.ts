@@ -121,6 +121,29 @@ export interface ProbeManager {
   workerCount(): number;
 }
 
+/** One worker as the console shows it (probes.list). */
+export interface ProbeWorkerInfo {
+  pod: { namespace: string; name: string; uid: string };
+  container: string;
+  probeType: ProbeType;
+  handler: 'exec' | 'httpGet' | 'tcpSocket' | 'grpc';
+  /** Where it points: the exec command, `<scheme>://<host>:<port><path>`, `<host>:<port>` ('' host = the pod IP). */
+  target: string;
+  initialDelaySeconds: number;
+  periodSeconds: number;
+  timeoutSeconds: number;
+  successThreshold: number;
+  failureThreshold: number;
+  containerId: string;
+  /** The cached (threshold-counted) result that drives ready/started/kills. */
+  effective?: ProbeResult;
+  /** The last run's own result and how many runs in a row gave it. */
+  lastResult?: ProbeResult;
+  consecutive: number;
+  onHold: boolean;
+  lastRun?: { time: string; result: ProbeResult; output: string; latencyMs: number };
+}
+
 /** The kubelet's default probe values. */
 export const PROBE_DEFAULTS = {
   initialDelaySeconds: 0,
