@@ -65,7 +65,12 @@ const cases: Array<[string, Mut, string[]]> = [
   [
     'probe with two handlers',
     (p) => (c0(p).readinessProbe = { exec: { command: ['true'] }, tcpSocket: { port: 80 } }),
-    ['spec.containers[0].readinessProbe: Forbidden: may not specify more than 1 handler type'],
+    ['spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type'],
+  ],
+  [
+    'probe on a port name the container does not declare',
+    (p) => (c0(p).readinessProbe = { httpGet: { port: 'admin', path: '/' } }),
+    ['spec.containers[0].readinessProbe.httpGet.port: Not found: "admin": port name is not declared by the container (spec ports[*].name)'],
   ],
   [
     'liveness successThreshold must be 1',

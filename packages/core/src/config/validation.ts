@@ -2,7 +2,8 @@
  * Pod validation with the API server's messages (field path: error), for the fields the kubelet depends on.
  * Returns the list of errors; empty when valid.
  */
-import type { V1Container, V1Pod, V1Probe } from '@kubernetes/client-node';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { validateProbe } from '../prober/validation.ts';
 import { tryParseQuantity } from '../util/quantity.ts';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -23,28 +24,6 @@ export function validateDnsLabel(path: string, v: string): string[] {
 export function validateDnsSubdomain(path: string, v: string): string[] {
   if (v.length > 253) return [`${path}: Invalid value: ${q(v)}: must be no more than 253 characters`];
   return DNS1123_SUBDOMAIN.test(v) ? [] : [`${path}: Invalid value: ${q(v)}: ${SUBDOMAIN_MSG}`];
-}
-
-function validateProbe(p: V1Probe | undefined, path: string, mustSucceedOnce: boolean): string[] {
-  if (!p) return [];
-  const errs: string[] = [];
-  const handlers = [p.exec, p.httpGet, p.tcpSocket, p.grpc].filter((h) => h !== undefined && h !== null).length;
-  if (handlers === 0) errs.push(`${path}: Required value: must specify a handler type`);
-  if (handlers > 1) errs.push(`${path}: Forbidden: may not specify more than 1 handler type`);
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
-    const v = p[f];
-    if (v === undefined) continue;
-    const min = f === 'initialDelaySeconds' ? 0 : 1;
-    if (!Number.isInteger(v) || v < min) errs.push(`${path}.${f}: Invalid value: ${v}: must be greater than or equal to ${min}`);
-  }
-  if (mustSucceedOnce && p.successThreshold !== undefined && p.successThreshold !== 1) {
-    errs.push(`${path}.successThreshold: Invalid value: ${p.successThreshold}: must be 1`);
-  }
-  const port = p.httpGet?.port ?? p.tcpSocket?.port ?? p.grpc?.port;
-  if (typeof port === 'number' && (port < 1 || port > 65535)) {
-    errs.push(`${path}: Invalid value: ${port}: must be between 1 and 65535, inclusive`);
-  }
-  return errs;
 }
 
 function validateResources(c: V1Container, path: string): string[] {
@@ -97,9 +76,10 @@ function validateContainer(c: V1Container, path: string, seen: Set<string>, init
       if (c[f]) errs.push(`${path}.${f}: Forbidden: may not be set for init containers without restartPolicy=Always`);
     }
   } else {
-    errs.push(...validateProbe(c.livenessProbe, `${path}.livenessProbe`, true));
-    errs.push(...validateProbe(c.readinessProbe, `${path}.readinessProbe`, false));
-    errs.push(...validateProbe(c.startupProbe, `${path}.startupProbe`, true));
+    // One probe validator for manifests and the prober (handlers, periods, thresholds, named ports).
+    errs.push(...validateProbe(c.livenessProbe, 'liveness', c, `${path}.livenessProbe`));
+    errs.push(...validateProbe(c.readinessProbe, 'readiness', c, `${path}.readinessProbe`));
+    errs.push(...validateProbe(c.startupProbe, 'startup', c, `${path}.startupProbe`));
   }
   return errs;
 }
