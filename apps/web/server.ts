@@ -1,6 +1,6 @@
 /**
  * The console's entry point: one HTTP server on PORT (default 4194) that serves the built Next app and
- * proxies /trpc and /socket.io (incl. websocket upgrades) to the agent with the console's client certificate.
+ * proxies /trpc, /socket.io (incl. websocket upgrades) and the cAdvisor REST API under /api/ to the agent with the console's client certificate.
  *
  *   node --import tsx apps/web/server.ts        (after `npm run build -w @nodelet/web`; NODELET_WEB_DEV=1 for dev)
  *

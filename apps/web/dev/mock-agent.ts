@@ -14,6 +14,9 @@ import type { EventFilter, NodeletEvent } from '@nodelet/core/events/types.ts';
 import { createMockRouter } from './mock-router.ts';
 import { createMockWorld, matches } from './mock-world.ts';
 import { ensureMockPki } from './mock-pki.ts';
+import { createMockProbes } from './mock-probes.ts';
+import { createMockStats } from './mock-stats.ts';
+import { createMockPressure } from './mock-pressure.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +28,8 @@ const { values } = parseArgs({
 });
 
 const world = createMockWorld();
-const trpc = createHTTPHandler({ router: createMockRouter(world), basePath: '/trpc/' });
+const parts = { probes: createMockProbes(world), stats: createMockStats(), pressure: createMockPressure(world) };
+const trpc = createHTTPHandler({ router: createMockRouter(world, parts), basePath: '/trpc/' });
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   if (req.url?.startsWith('/trpc/')) { trpc(req, res); return; }
@@ -46,10 +50,28 @@ io.on('connection', (socket) => {
     filter = f ?? {};
     for (const e of world.recent(filter, 200)) socket.emit('nodelet:event', e);
   });
-  socket.on('disconnect', off);
+  // Metrics stream: the socket's watched keys (replaced on each subscribe), released on disconnect.
+  const watches = new Map<string, () => void>();
+  socket.on('nodelet:metrics:subscribe', (sub: { keys?: unknown }) => {
+    const keys = Array.isArray(sub?.keys) ? sub.keys.filter((k): k is string => typeof k === 'string').slice(0, 64) : [];
+    for (const [k, release] of watches) if (!keys.includes(k)) { release(); watches.delete(k); }
+    for (const k of keys) if (!watches.has(k)) watches.set(k, parts.stats.watch(k, (key, sample) => socket.emit('nodelet:metrics', { key, sample })));
+    console.log(`metrics: socket ${socket.id} watches [${keys.join(', ')}]; watched overall [${parts.stats.watched().join(', ')}]`);
+  });
+  socket.on('nodelet:probes', (o: { everyRun?: boolean }) => console.log(`probes: socket ${socket.id} everyRun=${o?.everyRun === true}`));
+  socket.on('disconnect', () => {
+    off();
+    for (const release of watches.values()) release();
+    watches.clear();
+  });
 });
 
-const timer = setInterval(() => world.tick(), Number(values['tick-ms']));
+const timer = setInterval(() => {
+  world.tick();
+  parts.probes.tick();
+  parts.stats.sample();
+  parts.pressure.tick();
+}, Number(values['tick-ms']));
 server.listen(Number(values.port), '127.0.0.1', () => {
   console.log(`mock agent listening on ${values.plain ? 'http' : 'https'}://127.0.0.1:${values.port} (pki ${values['pki-dir']})`);
 });

@@ -6,11 +6,24 @@ import { initTRPC, tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { K8sBusEvent, NodeletEvent } from '@nodelet/core/events/types.ts';
+import type { ProbeBusEvent } from '@nodelet/core/events/types.ts';
 import type { MockWorld } from './mock-world.ts';
+import type { MockProbes } from './mock-probes.ts';
+import type { MockStats } from './mock-stats.ts';
+import type { MockPressure } from './mock-pressure.ts';
+
+export interface MockParts {
+  probes: MockProbes;
+  stats: MockStats;
+  pressure: MockPressure;
+}
+
+const podFilter = z.object({ namespace: z.string().optional(), pod: z.string().optional() });
+const statsKey = z.string().min(1).max(4096);
 
 const t = initTRPC.create();
 
-const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime']);
+const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc']);
 const eventFilter = z.object({
   namespace: z.string().optional(),
   pod: z.string().optional(),
@@ -18,7 +31,8 @@ const eventFilter = z.object({
   afterSeq: z.number().optional(),
 });
 
-export function createMockRouter(world: MockWorld) {
+export function createMockRouter(world: MockWorld, parts: MockParts) {
+  const { probes, stats, pressure } = parts;
   return t.router({
     pods: t.router({
       list: t.procedure
@@ -40,6 +54,33 @@ export function createMockRouter(world: MockWorld) {
       recent: t.procedure
         .input(eventFilter.extend({ limit: z.number().optional() }).optional())
         .query(({ input }): NodeletEvent[] => world.recent(input ?? {}, input?.limit ?? 200)),
+    }),
+    probes: t.router({
+      list: t.procedure.input(podFilter.optional()).query(({ input }) => probes.list(input)),
+      recent: t.procedure
+        .input(podFilter.extend({ limit: z.number().int().min(1).max(5000).optional() }).optional())
+        .query(({ input }): ProbeBusEvent[] => world.recent({ ...(input ?? {}), types: ['probe'] }, input?.limit ?? 200).filter((e): e is ProbeBusEvent => e.type === 'probe')),
+    }),
+    stats: t.router({
+      machine: t.procedure.query(() => stats.machine()),
+      cgroups: t.procedure.query(() => stats.cgroups()),
+      containers: t.procedure.query(() => stats.containers()),
+      history: t.procedure
+        .input(z.object({ key: statsKey, sinceMs: z.number().optional(), limit: z.number().int().min(1).max(10_000).optional() }))
+        .query(({ input }) => stats.history(input.key, input.sinceMs, input.limit)),
+      pod: t.procedure.input(z.object({ namespace: z.string(), name: z.string() })).query(({ input }) => stats.podStats(input.namespace, input.name)),
+      summary: t.procedure.input(z.object({ onlyCpuAndMemory: z.boolean().optional() }).optional()).query(() => stats.summary()),
+      processes: t.procedure.input(z.object({ key: statsKey.optional() }).optional()).query(({ input }) => stats.processes(input?.key)),
+    }),
+    eviction: t.router({
+      state: t.procedure.query(() => pressure.state()),
+      history: t.procedure.input(z.object({ sinceMs: z.number().optional() }).optional()).query(({ input }) => pressure.history(input?.sinceMs)),
+    }),
+    gc: t.router({
+      images: t.procedure.mutation(() => pressure.gcImages()),
+      containers: t.procedure.mutation(() => pressure.gcContainers()),
+      last: t.procedure.query(() => pressure.gcLast()),
+      policies: t.procedure.query(() => pressure.gcPolicies()),
     }),
     lifecycle: t.router({
       onEvent: t.procedure.input(eventFilter.extend({ lastEventId: z.string().nullish() }).optional()).subscription(async function* ({ input, signal }) {

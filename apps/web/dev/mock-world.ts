@@ -4,7 +4,7 @@
  * Dev-only; never imported by the console bundle.
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import type { EventFilter, K8sBusEvent, NodeletEvent, NodeletEventInput } from '@nodelet/core/events/types.ts';
+import { eventMatches, type EventFilter, type K8sBusEvent, type NodeletEvent, type NodeletEventInput } from '@nodelet/core/events/types.ts';
 import type { HealthReport, NodeSummary } from '@nodelet/core/kubelet/types.ts';
 
 type Listener = (e: NodeletEvent) => void;
@@ -46,6 +46,7 @@ export interface MockWorld {
   node(): NodeSummary & { health: HealthReport };
   recent(filter: EventFilter, limit: number): NodeletEvent[];
   subscribe(l: Listener): () => void;
+  publish(input: NodeletEventInput): void;
   tick(): void;
 }
 
@@ -145,6 +146,7 @@ export function createMockWorld(now: () => Date = () => new Date()): MockWorld {
     }),
     recent: (f, limit) => history.filter((e) => matches(e, f)).slice(-limit),
     subscribe: (l) => { listeners.add(l); return () => listeners.delete(l); },
+    publish,
     tick: () => { ticks += 1; crashCycle(); if (ticks % 3 === 0) churn(); },
   };
 }
@@ -155,10 +157,5 @@ function ref(p: V1Pod) {
 }
 
 export function matches(e: NodeletEvent, f: EventFilter): boolean {
-  if (f.afterSeq !== undefined && e.seq <= f.afterSeq) return false;
-  if (f.types?.length && !f.types.includes(e.type)) return false;
-  const r = e.type === 'k8sEvent' ? e.involvedObject : e.type === 'runtime' ? undefined : e.pod;
-  if (f.namespace && r?.namespace !== f.namespace) return false;
-  if (f.pod && r?.name !== f.pod) return false;
-  return true;
+  return eventMatches(e, f);
 }

@@ -38,6 +38,10 @@ test('isAgentPath', () => {
     ['/socket.iox/', false],
     ['/', false],
     ['/pods/default/trpc', false],
+    ['/api/v1.3/machine', true],
+    ['/api/v2.0/stats?type=docker&count=1', true],
+    ['/apix', false],
+    ['/containers/api/v1.3', false],
     [undefined, false],
   ];
   for (const [url, want] of cases) assert.equal(isAgentPath(url), want, String(url));

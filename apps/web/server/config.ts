@@ -43,9 +43,12 @@ export function pkiFiles(dir: string): { ca: string; cert: string; key: string }
   return { ca: join(dir, 'ca.crt'), cert: join(dir, 'console.crt'), key: join(dir, 'console.key') };
 }
 
+/** Path prefixes served by the agent: tRPC, socket.io, and the cAdvisor REST API (/api/v1.3/..., /api/v2.0/...). */
+const AGENT_PREFIXES = ['/trpc', '/socket.io', '/api'];
+
 /** Which requests go to the agent rather than to Next. */
 export function isAgentPath(url: string | undefined): boolean {
   if (!url) return false;
   const path = url.split('?')[0] ?? '';
-  return path === '/trpc' || path.startsWith('/trpc/') || path === '/socket.io' || path.startsWith('/socket.io/');
+  return AGENT_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 }

@@ -29,4 +29,13 @@ export type WireContainerStatus = NonNullable<WirePodStatus['containerStatuses']
 export type WireContainerState = NonNullable<WireContainerStatus['state']>;
 export type WirePodCondition = NonNullable<WirePodStatus['conditions']>[number];
 
-export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime'] as const satisfies readonly NodeletEventType[];
+export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc'] as const satisfies readonly NodeletEventType[];
+
+export type { ProbeWorkerInfo } from '@nodelet/core/kubelet/types.ts';
+export type { ProbeResult, ProbeType } from '@nodelet/core/prober/types.ts';
+export type { MetricsMessage } from '@nodelet/agent/streams/types.ts';
+export type { ContainerSample, MachineInfo, CpuSample, MemorySample, InterfaceSample } from '@nodelet/core/stats/types.ts';
+export type { StatsContainer, ProcessInfo, CgroupStatus } from '@nodelet/core/kubelet/stats-api.ts';
+export type { PodStats, FsStats } from '@nodelet/core/stats/summary-types.ts';
+export type { GcResult, PressureState, PressureSample, SignalState, EvictionRecord, PressureCondition, Signal, GcPolicies } from '@nodelet/core/eviction/types.ts';
+export type { PressureBusEvent, GcBusEvent } from '@nodelet/core/events/types.ts';

@@ -41,3 +41,11 @@ test('shortContainerId', () => {
   ];
   for (const [id, want] of cases) assert.equal(shortContainerId(id), want);
 });
+
+test('formatBytes and formatCores', async () => {
+  const { formatBytes, formatCores } = await import('./format.ts');
+  const bytes: Array<[number | undefined, string]> = [[undefined, '-'], [0, '0 B'], [512, '512 B'], [496.53, '497 B'], [1536, '1.50 KiB'], [12.5 * 2 ** 20, '12.5 MiB'], [300 * 2 ** 30, '300 GiB'], [-2048, '-2.00 KiB']];
+  for (const [n, want] of bytes) assert.equal(formatBytes(n), want, String(n));
+  const cores: Array<[number | undefined, string]> = [[undefined, '-'], [0.35, '350m'], [0, '0'], [0.0004, '0.40m'], [0.0125, '13m'], [1.254, '1.25 cores']];
+  for (const [n, want] of cores) assert.equal(formatCores(n), want, String(n));
+});

@@ -44,3 +44,27 @@ export function shortContainerId(id: string | undefined): string {
   const rest = i >= 0 ? id.slice(i + 3) : id;
   return scheme + rest.slice(0, 12);
 }
+
+/** Binary byte sizes: 512 B, 1.5 KiB, 12.0 MiB, 3.25 GiB. */
+export function formatBytes(n: number | undefined): string {
+  if (n === undefined || !Number.isFinite(n)) return '-';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let v = Math.abs(n);
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  const sign = n < 0 ? '-' : '';
+  if (i === 0) return `${sign}${Math.round(v)} B`;
+  return `${sign}${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${units[i]}`;
+}
+
+/** CPU in cores: 1.25 cores, 350m (millicores under one core), 0.40m (fractions under 10m). */
+export function formatCores(cores: number | undefined): string {
+  if (cores === undefined || !Number.isFinite(cores)) return '-';
+  if (cores === 0) return '0';
+  if (cores < 0.01) return `${(cores * 1000).toFixed(2)}m`;
+  if (cores < 1) return `${Math.round(cores * 1000)}m`;
+  return `${cores.toFixed(2)} cores`;
+}

@@ -8,7 +8,11 @@ import { useLive } from '../live/live-provider.tsx';
 const LINKS = [
   { href: '/', label: 'Node & pods' },
   { href: '/events', label: 'Lifecycle tail' },
+  { href: '/containers', label: 'Containers' },
+  { href: '/gc', label: 'GC' },
 ];
+
+const isActive = (pathname: string, href: string) => (href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`));
 
 export function AppHeader() {
   const trpc = useTRPC();
@@ -25,7 +29,7 @@ export function AppHeader() {
       </div>
       <nav className="nav">
         {LINKS.map((l) => (
-          <Link key={l.href} href={l.href} className={pathname === l.href ? 'active' : undefined}>
+          <Link key={l.href} href={l.href} className={isActive(pathname, l.href) ? 'active' : undefined} data-testid={`nav-${l.href === '/' ? 'home' : l.href.slice(1)}`}>
             {l.label}
           </Link>
         ))}

@@ -36,7 +36,12 @@ export function cacheEffects(e: NodeletEvent): CacheEffect[] {
       return [{ kind: 'node-invalidate' }];
     case 'pleg':
     case 'probe':
-      // Probe results reach the pod through a podStatus event (readiness) when they matter.
+      // Probe results reach the pod through a podStatus event (readiness) when they matter; the probe panel
+      // folds probe events into its own caches (features/probes).
+      return [];
+    case 'pressure':
+      return [{ kind: 'node-invalidate' }];
+    case 'gc':
       return [];
   }
 }

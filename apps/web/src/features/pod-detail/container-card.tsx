@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { WireContainerState, WireContainerStatus } from '../../lib/api-types.ts';
 import { formatAge, formatTimestamp, shortContainerId } from '../../lib/format.ts';
 import { Badge } from '../../lib/ui.tsx';
@@ -18,7 +19,7 @@ function StateLine({ state, now }: { state: WireContainerState | undefined; now:
   );
 }
 
-export function ContainerCard({ status, init, now }: { status: WireContainerStatus; init: boolean; now: number }) {
+export function ContainerCard({ status, init, now, children }: { status: WireContainerStatus; init: boolean; now: number; children?: ReactNode }) {
   const v = containerStateView(status, init);
   const exitCode = status.state?.terminated?.exitCode;
   return (
@@ -47,6 +48,7 @@ export function ContainerCard({ status, init, now }: { status: WireContainerStat
         <dt>Container ID</dt>
         <dd className="mono" title={status.containerID}>{shortContainerId(status.containerID)}</dd>
       </dl>
+      {children}
     </div>
   );
 }

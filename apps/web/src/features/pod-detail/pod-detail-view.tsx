@@ -11,6 +11,9 @@ import { ConditionsTable } from './conditions-table.tsx';
 import { ContainerCard } from './container-card.tsx';
 import { K8sEventsTable } from './k8s-events-table.tsx';
 import { usePodDetail } from './use-pod-detail.ts';
+import { containerProbes } from '../probes/probe-model.ts';
+import { ProbePanel } from '../probes/probe-panel.tsx';
+import { usePodProbes } from '../probes/use-probes.ts';
 
 function PodFacts({ pod, now }: { pod: WirePod; now: number }) {
   const s = pod.status;
@@ -46,6 +49,7 @@ function PodFacts({ pod, now }: { pod: WirePod; now: number }) {
 export function PodDetailView({ namespace, name }: { namespace: string; name: string }) {
   const q = usePodDetail(namespace, name);
   const tail = useEventTail({ namespace, pod: name }, 100);
+  const probes = usePodProbes(namespace, name);
   const now = useNow();
   const detail = q.data;
 
@@ -76,6 +80,7 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
             <Badge tone={view.phaseTone} testId="pod-detail-phase">{view.phase}</Badge>
             {view.status !== view.phase ? <span className="status-reason">{view.status}</span> : null}
             <span className="muted">ready {view.readyCount}/{view.total} · restarts {view.restarts}</span>
+            <Link href={`/containers/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`} data-testid="pod-usage-link">usage</Link>
           </>
         }
       >
@@ -94,7 +99,11 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
       <Panel title="Containers">
         {app.length === 0 ? <p className="muted">No container statuses yet.</p> : null}
         <div className="cards">
-          {app.map((c) => <ContainerCard key={c.name} status={c} init={false} now={now} />)}
+          {app.map((c) => (
+            <ContainerCard key={c.name} status={c} init={false} now={now}>
+              <ProbePanel probes={containerProbes(probes.workers, c.name)} timelines={probes.timelines} now={now} />
+            </ContainerCard>
+          ))}
         </div>
       </Panel>
       <Panel title="Events">

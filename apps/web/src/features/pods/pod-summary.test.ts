@@ -41,6 +41,7 @@ test('podRowView: ready, restarts, status text', () => {
     ['creating', pod('Pending', [cs('a', { waiting: { reason: 'ContainerCreating' } })]), { status: 'ContainerCreating', ready: '0/1', restarts: 0, tone: 'warn' }],
     ['no statuses yet', { ...pod('Pending', []), spec: { containers: [{ name: 'x' }] } }, { status: 'ContainerCreating', ready: '0/1', restarts: 0, tone: 'warn' }],
     ['succeeded', pod('Succeeded', [cs('a', { terminated: { exitCode: 0, reason: 'Completed' } })]), { status: 'Succeeded', ready: '0/1', restarts: 0, tone: 'done' }],
+    ['evicted', { ...pod('Failed', [cs('a', { terminated: { exitCode: 137, reason: 'Error' } })]), status: { phase: 'Failed', reason: 'Evicted', containerStatuses: [cs('a', { terminated: { exitCode: 137, reason: 'Error' } })] } }, { status: 'Evicted', ready: '0/1', restarts: 0, tone: 'bad' }],
     ['terminating', pod('Running', [cs('a', { running: {} }, true)], { metadata: { name: 'p', deletionTimestamp: new Date() } }), { status: 'Terminating', ready: '1/1', restarts: 0, tone: 'ok' }],
   ];
   for (const [label, input, want] of cases) {

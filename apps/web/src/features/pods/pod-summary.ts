@@ -63,8 +63,10 @@ export function phaseTone(phase: string): Tone {
   }
 }
 
-function podStatusText(phase: string, containers: ContainerStateView[], deleting: boolean): string {
+function podStatusText(phase: string, containers: ContainerStateView[], deleting: boolean, podReason?: string): string {
   if (deleting) return 'Terminating';
+  // kubectl: a pod-level reason (Evicted, NodeLost, ...) is the status.
+  if (podReason) return podReason;
   const init = containers.filter((c) => c.init && c.state !== 'terminated' && c.tone === 'bad');
   if (init[0]?.reason) return `Init:${init[0].reason}`;
   const app = containers.filter((c) => !c.init);
@@ -96,7 +98,7 @@ export function podRowView(pod: V1Pod | WirePod): PodRowView {
     if (!appStatuses.some((s) => s.name === c.name)) app.push({ name: c.name, init: false, state: 'waiting', reason: 'ContainerCreating', ready: false, restartCount: 0, tone: 'warn' });
   }
   const containers = [...init, ...app];
-  const status = podStatusText(phase, containers, Boolean(pod.metadata?.deletionTimestamp));
+  const status = podStatusText(phase, containers, Boolean(pod.metadata?.deletionTimestamp), pod.status?.reason);
   return {
     key: `${namespace}/${name}`, namespace, name, phase, status,
     phaseTone: status !== phase ? (containers.some((c) => c.tone === 'bad') ? 'bad' : phaseTone(phase)) : phaseTone(phase),

@@ -24,6 +24,8 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'k8sEvent':
       return e.involvedObject.kind === 'Pod' ? e.involvedObject : undefined;
     case 'runtime':
+    case 'pressure':
+    case 'gc':
       return undefined;
   }
 }
@@ -59,6 +61,21 @@ export function toTailRow(e: NodeletEvent): TailRow {
     }
     case 'runtime':
       return { ...base, label: e.ready ? 'RuntimeReady' : 'RuntimeNotReady', summary: e.message, tone: e.ready ? 'ok' : 'bad' };
+    case 'pressure': {
+      const met = e.signals.filter((s) => s.met).map((s) => s.signal);
+      const label = e.conditions.length ? e.conditions.join(', ') : 'NoPressure';
+      return { ...base, label, summary: met.length ? `thresholds met: ${met.join(', ')}` : 'no eviction threshold met', tone: e.conditions.length ? 'bad' : 'ok' };
+    }
+    case 'gc': {
+      const what = e.kind === 'images' ? 'image' : 'container';
+      const errs = e.errors.length ? `; ${e.errors.length} error(s): ${e.errors.join('; ')}` : '';
+      return {
+        ...base,
+        label: `${what} GC`,
+        summary: `${e.trigger}: removed ${e.removed.length}${e.removed.length ? ` (${e.removed.join(', ')})` : ''}, freed ${e.freedBytes} B${errs}`,
+        tone: e.errors.length ? 'warn' : 'info',
+      };
+    }
   }
 }
 

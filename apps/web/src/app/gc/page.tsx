@@ -1,0 +1,5 @@
+import { GcView } from '../../features/gc/gc-view.tsx';
+
+export default function GcPage() {
+  return <GcView />;
+}
