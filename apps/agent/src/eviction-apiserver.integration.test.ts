@@ -1,19 +1,20 @@
 /**
  * Memory-pressure eviction of API-server pods, end to end: an API server TEST DOUBLE (@nodelet/apiserver-double)
- * and one real agent with the embedded runtime, whose memory.available hard threshold (1000Ti) is above anything
+ * and one real agent with the embedded runtime, whose memory.available soft threshold (1000Ti, grace 0s) is above anything
  * this machine has, so the node is under MemoryPressure from the first eviction pass:
  * - a BestEffort pod bound to the node is refused at admission (Failed, reason Evicted);
  * - a Burstable pod (memory request 1 byte, so its usage exceeds it) is evicted before a Guaranteed one (usage
  *   under its request): one pod per 10 s pass, each ending Failed / Evicted with the kubelet's message;
- * - the static pod (critical) keeps running; kubelet_evictions{eviction_signal="memory.available"} counts 2.
+ * - the static pod (critical) keeps running; kubelet_evictions{eviction_signal="memory.available"} counts 2;
+ *   the Node's MemoryPressure condition is True (KubeletHasInsufficientMemory).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import { startApiServerDouble, type ApiServerDouble, type KubeObject } from '@nodelet/apiserver-double';
-import { nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
+import { call, nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';
 
 let api: ApiServerDouble;
@@ -54,7 +55,10 @@ before(async () => {
     const cfg = join(root, 'kubelet-config.yaml');
     writeFileSync(cfg, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 2s\nfileCheckFrequency: 1s\nauthorization: { mode: AlwaysAllow }\n');
     return ['--config', cfg, '--kubeconfig', api.kubeconfigFor('node-e', { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
-      '--pod-manifest-path', manifests, '--housekeeping-interval', '1s', '--eviction-hard=memory.available<1000Ti'];
+      '--pod-manifest-path', manifests, '--housekeeping-interval', '1s',
+      // Soft, not hard: a hard memory threshold is subtracted from node allocatable (0 here), which would refuse
+      // every pod with a memory request at admission, as the kubelet does.
+      '--eviction-soft=memory.available<1000Ti', '--eviction-soft-grace-period=memory.available=0s'];
   });
   await agent.start();
 });
@@ -91,6 +95,19 @@ describe('memory-pressure eviction of API-server pods', { timeout: 170_000 }, ()
     }
     const when = (p: V1Pod) => Date.parse(String(p.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.lastTransitionTime ?? ''));
     assert.ok(when(evicted.b) < when(evicted.g), 'Burstable (over its request) goes before Guaranteed');
+    const tls = { cert: readFileSync(join(agent.root, 'pki', 'console.crt'), 'utf8'), key: readFileSync(join(agent.root, 'pki', 'console.key'), 'utf8') };
+    // The counter moves once the kill completes (the status shows Evicted as soon as it starts).
+    await eventually(async () => {
+      const m = await call(`https://127.0.0.1:${agent.port}/metrics`, tls);
+      return /^kubelet_evictions\{eviction_signal="memory.available"\} 2$/m.test(m.body) ? true : undefined;
+    }, 30_000, 'kubelet_evictions{eviction_signal="memory.available"} 2');
+    const node = api.store.get('nodes', '', 'node-e') as { status?: { conditions?: Array<{ type: string; status: string; reason?: string }> } } | undefined;
+    assert.deepEqual(node?.status?.conditions?.find((c) => c.type === 'MemoryPressure'), undefined === node ? undefined : node?.status?.conditions?.find((c) => c.type === 'MemoryPressure' && c.status === 'True' && c.reason === 'KubeletHasInsufficientMemory'));
+    await eventually(async () => {
+      const node = api.store.get('nodes', '', 'node-e') as { status?: { conditions?: Array<{ type: string; status: string; reason?: string }> } } | undefined;
+      const c = node?.status?.conditions?.find((x) => x.type === 'MemoryPressure');
+      return c?.status === 'True' && c.reason === 'KubeletHasInsufficientMemory' ? true : undefined;
+    }, 30_000, 'Node condition MemoryPressure=True in the API');
     const st = getPod('st-node-e');
     assert.notEqual(st?.status?.reason, 'Evicted', 'the static (mirror) pod is never evicted');
   });

@@ -10,6 +10,7 @@ import { Backoff, IMAGE_BACKOFF, type BackoffConfig } from '../util/backoff.ts';
 import type { EventSink } from '../kuberuntime/types.ts';
 import { applyDefaultImageTag, pullPolicyOf } from './image-ref.ts';
 import type { EnsureImageResult, ImageManager } from './types.ts';
+import { ImagePuller, type PullerConfig } from './image-puller.ts';
 
 export interface ImageManagerDeps {
   cri: Pick<CriClient, 'imageStatus' | 'pullImage'>;
@@ -18,13 +19,14 @@ export interface ImageManagerDeps {
   events: EventSink;
 }
 
-export interface ImageManagerConfig {
+export interface ImageManagerConfig extends PullerConfig {
   backOff?: BackoffConfig;
 }
 
 export class KubeImageManager implements ImageManager {
   private readonly backOff: Backoff;
   private readonly log: Logger;
+  private readonly puller: ImagePuller;
 
   constructor(
     private readonly deps: ImageManagerDeps,
@@ -32,6 +34,7 @@ export class KubeImageManager implements ImageManager {
   ) {
     this.backOff = new Backoff(deps.clock, config.backOff ?? IMAGE_BACKOFF);
     this.log = deps.logger.child('images');
+    this.puller = new ImagePuller(config);
   }
 
   async ensureImageExists(pod: V1Pod, c: V1Container): Promise<EnsureImageResult> {
@@ -82,13 +85,19 @@ export class KubeImageManager implements ImageManager {
       return { ok: false, reason: 'ImagePullBackOff', message };
     }
     ev('Normal', 'Pulling', `Pulling image "${requested}"`);
-    const start = this.deps.clock.monotonic();
+    const queuedAt = this.deps.clock.monotonic();
+    let start = queuedAt;
     try {
-      const r = await this.deps.cri.pullImage({ image: { image } });
-      const took = this.deps.clock.monotonic() - start;
+      const r = await this.puller.run(() => {
+        start = this.deps.clock.monotonic();
+        return this.deps.cri.pullImage({ image: { image } });
+      });
+      const done = this.deps.clock.monotonic();
+      const took = done - start;
+      const waited = done - queuedAt;
       const st = await this.deps.cri.imageStatus({ image: { image: r.imageRef || image } });
       const size = st.image?.size ?? 0;
-      ev('Normal', 'Pulled', `Successfully pulled image "${requested}" in ${formatSeconds(took)} (${formatSeconds(took)} including waiting). Image size: ${size} bytes.`);
+      ev('Normal', 'Pulled', `Successfully pulled image "${requested}" in ${formatSeconds(took)} (${formatSeconds(waited)} including waiting). Image size: ${size} bytes.`);
       this.backOff.gc();
       return { ok: true, imageRef: r.imageRef || st.image?.id || image };
     } catch (err) {
