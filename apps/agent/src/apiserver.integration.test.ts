@@ -34,7 +34,7 @@ spec:
       command: ["sh", "-c", "trap 'exit 0' TERM; echo static up; while true; do sleep 1; done"]
 `;
 
-function pod(name: string, node: string, text: string): KubeObject & { spec: { nodeSelector?: Record<string, string> } } {
+function pod(name: string, node: string, text: string): KubeObject & { spec: Record<string, unknown> } {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -214,11 +214,16 @@ describe('API-server mode: two agents, one API server double', { timeout: 170_00
 
   it('a SIGKILLed agent restarts without duplicating or losing pods', async () => {
     api.store.create(pod('pa2', 'node-a', 'hello from pa2'));
+    api.store.create(pod('pgone', 'node-a', 'deleted while the agent is down'));
     const before = await eventually(async () => running('pa2'), 60_000, 'pa2 Running');
+    await eventually(async () => running('pgone'), 60_000, 'pgone Running');
     const beforeMirror = getPod('st-node-a');
     const cid = before.status?.containerStatuses?.[0]?.containerID;
     await a.kill('SIGKILL');
+    const del = await call(`${api.url}/api/v1/namespaces/default/pods/pgone`, { ...admin(), method: 'DELETE', body: { gracePeriodSeconds: 3 } });
+    assert.equal(del.status, 200, del.body);
     await a.start();
+    await eventually(async () => (getPod('pgone') ? undefined : true), 40_000, 'pgone terminated and removed after the restart');
     await new Promise((r) => setTimeout(r, 6_000));
     for (const name of ['pa', 'pa2']) {
       const p = await eventually(async () => running(name), 30_000, `${name} still Running`);

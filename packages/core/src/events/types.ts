@@ -4,6 +4,9 @@
  * Keep the union discriminated on `type`; consumers switch exhaustively.
  */
 import type { V1PodStatus } from '@kubernetes/client-node';
+import type { ProbeBusEvent } from '../prober/bus-events.ts';
+
+export type { ProbeBusEvent } from '../prober/bus-events.ts';
 
 export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'PodSync' | 'ContainerChanged';
 
@@ -81,7 +84,38 @@ export interface RuntimeBusEvent {
   message: string;
 }
 
-export type NodeletEvent = PlegBusEvent | PodStatusBusEvent | PodConfigBusEvent | K8sBusEvent | RuntimeBusEvent;
+/** Node pressure conditions changed (eviction manager); each signal's observation at that pass. */
+export interface PressureBusEvent {
+  type: 'pressure';
+  seq: number;
+  time: string;
+  /** MemoryPressure / DiskPressure / PIDPressure currently True. */
+  conditions: string[];
+  signals: Array<{ signal: string; available?: number; capacity?: number; met: boolean }>;
+}
+
+/** An image or container GC run finished (periodic runs only when they removed something). */
+export interface GcBusEvent {
+  type: 'gc';
+  seq: number;
+  time: string;
+  kind: 'images' | 'containers';
+  /** 'periodic' | 'manual' | 'eviction'. */
+  trigger: string;
+  removed: string[];
+  freedBytes: number;
+  errors: string[];
+}
+
+export type NodeletEvent =
+  | PlegBusEvent
+  | PodStatusBusEvent
+  | PodConfigBusEvent
+  | K8sBusEvent
+  | RuntimeBusEvent
+  | ProbeBusEvent
+  | PressureBusEvent
+  | GcBusEvent;
 export type NodeletEventType = NodeletEvent['type'];
 
 /** An event before the bus stamps seq and time. */
@@ -122,10 +156,13 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'pleg':
     case 'podStatus':
     case 'podConfig':
+    case 'probe':
       return e.pod;
     case 'k8sEvent':
       return e.involvedObject.kind === 'Pod' ? e.involvedObject : undefined;
     case 'runtime':
+    case 'pressure':
+    case 'gc':
       return undefined;
   }
 }

@@ -23,6 +23,8 @@ import type { MachineFacts, NodeImage, NodeStatusInput } from '../nodestatus/typ
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { ClusterStatus, NodeSummary } from './types.ts';
+import type { KubeletConfig, KubeletDeps } from './config.ts';
+import type { PodWorkers } from './pod-workers.ts';
 
 export interface ApiServerConfig {
   /** --register-node (default true). */
@@ -169,7 +171,11 @@ export class ApiServerWiring {
     if (!pod || isStaticPod(pod) || !pod.metadata?.deletionTimestamp) return false;
     if (!isTerminalPhase(status.phase)) return false;
     const running = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some((s) => s.state?.running);
-    return !running && this.d.terminated(uid);
+    if (running) return false;
+    if (this.d.terminated(uid)) return true;
+    // The worker sets the final status just before it finishes terminating: look again shortly.
+    this.d.clock.setTimeout(() => void this.syncer.kick(uid), 1_000);
+    return false;
   }
 
   private async input(): Promise<NodeStatusInput> {
@@ -192,4 +198,44 @@ export class ApiServerWiring {
       images,
     };
   }
+}
+
+/** What the kubelet lends the wiring (getters for managers built after it). */
+export interface KubeletParts {
+  bus: EventBus;
+  recorder: () => EventRecorder;
+  podConfig: PodConfig;
+  podManager: PodManager;
+  statusManager: () => StatusManager;
+  summary: () => NodeSummary;
+  workers: () => PodWorkers;
+}
+
+/** API-server mode when deps.apiClient and config.apiServer are given; undefined (standalone) otherwise. */
+export function buildApiServerWiring(deps: KubeletDeps, config: KubeletConfig, k: KubeletParts): ApiServerWiring | undefined {
+  const { apiClient, clock, logger, cri } = deps;
+  if (!apiClient || !config.apiServer) return undefined;
+  return new ApiServerWiring(
+    {
+      client: apiClient,
+      clock,
+      logger: logger.child('apiserver'),
+      bus: k.bus,
+      recorder: k.recorder,
+      podConfig: k.podConfig,
+      podManager: k.podManager,
+      statusManager: k.statusManager,
+      summary: k.summary,
+      listImages: async () => (await cri.listImages({})).images.map((i) => ({ names: [...i.repoTags, ...i.repoDigests], sizeBytes: Number(i.size) })),
+      terminated: (uid) => {
+        const phase = k.workers().phaseOf(uid);
+        return phase === undefined || phase === 'terminated' || phase === 'finished';
+      },
+      nodeName: config.nodeName,
+      rootDir: config.rootDir,
+      maxPods: config.maxPods,
+      kubeletVersion: config.kubeletVersion,
+    },
+    config.apiServer,
+  );
 }

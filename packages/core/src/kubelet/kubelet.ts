@@ -38,7 +38,7 @@ import { buildNodeStats } from './node-stats-factory.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
 import { nodeGcFs } from './gc-fs.ts';
-import { ApiServerWiring } from './apiserver-wiring.ts';
+import { buildApiServerWiring, type ApiServerWiring } from './apiserver-wiring.ts';
 import { DEFAULT_SYNC_FREQUENCY_MS, type KubeletConfig, type KubeletDeps } from './config.ts';
 import type { ContainerLogOptions, HealthReport, KubeletApi, LogsResult, NodeSummary } from './types.ts';
 
@@ -78,7 +78,15 @@ export class Kubelet implements KubeletApi {
     this.events = deps.bus ?? new InMemoryEventBus({ clock, logger });
     this.recorder = new KubeletEventRecorder({ bus: this.events, clock, logger });
     this.podConfig = new MergedPodConfig({ clock, logger, bus: this.events });
-    this.api = this.buildApiServerWiring();
+    this.api = buildApiServerWiring(deps, config, {
+      bus: this.events,
+      recorder: () => this.recorder,
+      podConfig: this.podConfig,
+      podManager: this.podManager,
+      statusManager: () => this.statusManager,
+      summary: () => this.node(),
+      workers: () => this.workers,
+    });
     this.statusManager = new BasicStatusManager({ clock, bus: this.events, logger, ...(this.api ? { syncer: this.api.syncer } : {}) });
     const sink: EventSink = (pod, type, reason, message, fieldPath) =>
       void this.recorder.event({ ...podRef(pod), ...(fieldPath ? { fieldPath } : {}) }, type, reason, message);
@@ -326,35 +334,6 @@ export class Kubelet implements KubeletApi {
     return new EventedPleg(
       { generic, cache: this.cache, clock, logger, detect, ...(metrics ? { metrics } : {}) },
       { fallbackRelistPeriodMs: c.plegRelistPeriodMs, fallbackRelistThresholdMs: c.plegRelistThresholdMs },
-    );
-  }
-
-  private buildApiServerWiring(): ApiServerWiring | undefined {
-    const { apiClient, clock, logger, cri } = this.deps;
-    const c = this.config;
-    if (!apiClient || !c.apiServer) return undefined;
-    return new ApiServerWiring(
-      {
-        client: apiClient,
-        clock,
-        logger: logger.child('apiserver'),
-        bus: this.events,
-        recorder: () => this.recorder,
-        podConfig: this.podConfig,
-        podManager: this.podManager,
-        statusManager: () => this.statusManager,
-        summary: () => this.node(),
-        listImages: async () => (await cri.listImages({})).images.map((i) => ({ names: [...i.repoTags, ...i.repoDigests], sizeBytes: Number(i.size) })),
-        terminated: (uid) => {
-          const phase = this.workers.phaseOf(uid);
-          return phase === undefined || phase === 'terminated' || phase === 'finished';
-        },
-        nodeName: c.nodeName,
-        rootDir: c.rootDir,
-        maxPods: c.maxPods,
-        kubeletVersion: c.kubeletVersion,
-      },
-      c.apiServer,
     );
   }
 

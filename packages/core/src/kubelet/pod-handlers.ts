@@ -122,6 +122,11 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     for (const pod of sorted) {
       if (this.mirrorOnly(pod)) continue;
       c.podManager.addPod(pod);
+      if (pod.metadata?.deletionTimestamp) {
+        // Deletion was requested before this kubelet saw the pod (or while it was down): terminate, never start.
+        c.workers().updatePod({ updateType: 'kill', pod, gracePeriodOverride: pod.metadata.deletionGracePeriodSeconds });
+        continue;
+      }
       const active = c.podManager.getPods().filter((p) => uidOf(p) !== uidOf(pod) && this.isActive(p));
       const verdict = c.admit(pod, active, c.node());
       if (!verdict.admit) {
