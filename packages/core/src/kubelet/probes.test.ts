@@ -108,9 +108,9 @@ test('kubelet probes: liveness restart, readiness flip, postStart failure, inval
   assert.ok(k8s().some((e) => e.reason === 'FailedPostStartHook' && e.involvedObject.name === 'hook-node1'));
   assert.ok(k8s().some((e) => e.reason === 'Killing' && e.message === 'FailedPostStartHook' && e.involvedObject.name === 'hook-node1'));
 
-  // invalid probe: refused with its message; the other pods run
-  assert.equal(pod('badport')?.status?.phase, 'Failed');
-  const refused = k8s().find((e) => e.reason === 'FailedValidation' && e.involvedObject.name === 'badport-node1');
+  // invalid probe: the manifest is refused at the file with the API's message and the file named; no pod
+  assert.equal(pod('badport'), undefined);
+  const refused = k8s().find((e) => e.reason === 'FailedValidation' && e.message.includes('badport.json'));
   assert.match(refused?.message ?? '', /spec\.containers\[0\]\.readinessProbe\.httpGet\.port: Not found: "admin"/);
   assert.equal(cri.callsOf<{ config: { metadata?: { name?: string } } }>('createContainer').filter((c) => c.config.metadata?.name === 'b').length, 0);
 
