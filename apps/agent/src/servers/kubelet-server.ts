@@ -1,8 +1,10 @@
 /**
  * The kubelet port (10250, TLS): the auth filter in front of /pods, /runningpods/, /healthz, /containerLogs/,
- * the tRPC console API at /trpc and socket.io at /socket.io.
+ * the tRPC console API at /trpc, socket.io at /socket.io, and WebSocket /exec, /attach, /portForward proxied
+ * to the runtime's CRI streaming server.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createServer, type Server as HttpsServer } from 'node:https';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
@@ -18,6 +20,10 @@ import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probe
 import { sendPodList } from './routes/pods.ts';
 import { handleStats, isStatsPath } from './routes/stats.ts';
 import { CADVISOR_API_PREFIX, handleCadvisorApi } from './routes/cadvisor-api.ts';
+import type { CriStreams } from './routes/cri-streams.ts';
+import { rejectUpgrade } from './routes/proxy-upgrade.ts';
+import { handleStreamUpgrade, isStreamPath } from './routes/stream-routes.ts';
+import { SOCKET_PATH } from '../streams/types.ts';
 
 export interface KubeletServerOptions {
   kubelet: KubeletApi;
@@ -30,6 +36,8 @@ export interface KubeletServerOptions {
   tls: { cert: string; key: string; clientCAs: string[] };
   /** Health behind /healthz (default kubelet.healthz(); the agent adds its shutdown check). */
   health?: () => HealthReport;
+  /** CRI streaming (exec / attach / port-forward); without it those paths answer 501. */
+  cri?: CriStreams;
 }
 
 export interface KubeletServer {
@@ -80,6 +88,16 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 90_000;
   server.requestTimeout = 0;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = requestUrl(req).pathname;
+    if (path.startsWith(`${SOCKET_PATH}/`)) return; // socket.io's own upgrade listener
+    if (!isStreamPath(path)) return rejectUpgrade(socket, 404, '404 page not found');
+    if (!o.cri) return rejectUpgrade(socket, 501, 'streaming is not available: no CRI streaming client');
+    handleStreamUpgrade(req, socket, head, { kubelet: o.kubelet, cri: o.cri, guard, logger: o.logger }).catch((err: unknown) => {
+      o.logger.error('stream upgrade failed', { path, err: (err as Error).message });
+      rejectUpgrade(socket, 500, 'Internal Server Error');
+    });
+  });
   const sockets = attachSocketServer(server, { kubelet: o.kubelet, guard, logger: o.logger });
   const closer = serverCloser(server);
   return {
@@ -103,6 +121,7 @@ async function route(
   if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, (o.health ?? (() => o.kubelet.healthz()))(), o.logger);
   const getOnly = path === '/pods' || path === '/runningpods/' || path.startsWith('/containerLogs/') || path === METRICS_PROBES_PATH;
   if (getOnly && req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
+  if (isStreamPath(path)) return sendText(res, 400, 'Upgrade request required: only WebSocket streams are served\n');
   if (path === '/pods') return sendPodList(res, o.kubelet.getPods());
   if (path === METRICS_PROBES_PATH) return handleMetricsProbes(res, o.kubelet);
   if (isStatsPath(path)) return handleStats(req, res, url, o.kubelet);

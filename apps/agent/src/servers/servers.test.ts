@@ -93,6 +93,12 @@ describe('healthz', () => {
     assert.equal((await doRequest(`${base}/pods`)).status, 404);
     kubelet.health = { ok: true, checks: [{ name: 'ping', ok: true }] };
   });
+  it('an informational check (ok with a message) is shown with ?verbose and does not fail healthz', async () => {
+    kubelet.health = { ok: true, checks: [{ name: 'ping', ok: true }, { name: 'apiserver', ok: true, message: 'degraded' }] };
+    assert.deepEqual(await pick(`${base}/healthz`), [200, 'ok']);
+    assert.deepEqual(await pick(`${base}/healthz?verbose`), [200, '[+]ping ok\n[+]apiserver ok (degraded)\nhealthz check passed\n']);
+    kubelet.health = { ok: true, checks: [{ name: 'ping', ok: true }] };
+  });
 });
 
 async function pick(url: string, tls?: TlsClientOptions): Promise<[number, string]> {

@@ -78,8 +78,34 @@ describe('stats and metrics routes', () => {
     assert.deepEqual(v1.subcontainers, [{ name: '/kubepods/podu/c1' }]);
     assert.equal(v1.stats.length, 2);
     assert.equal((await get('/api/v2.0/ps/kubepods/podu/c1'))[0].cmd, 'sleep 1');
-    assert.equal((await doRequest(`${secure}/api/v1.3/containers/nope`, tls)).status, 500);
   });
+
+  const badInput: [string, number, RegExp][] = [
+    ['/api/v1.3/containers/nope', 404, /unknown container "\/nope"/],
+    ['/api/v2.0/stats/nope', 404, /unknown container "\/nope"/],
+    ['/api/v2.0/ps/kubepods/nope', 404, /unknown container/],
+    ['/api/v9.9/machine', 404, /unsupported API version "v9.9"/],
+    ['/api/v2.0/events', 404, /unknown v2.0 resource "events"/],
+    ['/api/v2.0/stats/kubepods?count=abc', 400, /invalid count "abc"/],
+    ['/api/v2.0/stats/kubepods?count=-1', 400, /invalid count/],
+    ['/api/v2.0/spec/kubepods?recursive=1', 400, /invalid recursive value/],
+    // The URL parser resolves dot segments first: these land on /api/etc and /api/etc/passwd.
+    ['/api/v2.0/stats/../../etc', 404, /unsupported API version "etc"/],
+    ['/api/v2.0/stats/%2e%2e/%2e%2e/etc/passwd', 404, /unsupported API version "etc"/],
+    ['/api/v2.0/stats/kubepods/..%2F..%2Fetc', 400, /invalid character/],
+    ['/api/v2.0/ps/..%2f..%2fproc', 400, /invalid character/],
+    ['/stats/summary?only_cpu_and_memory=1', 400, /invalid only_cpu_and_memory/],
+    ['/stats/nope', 404, /404 page not found/],
+    ['/stats/../etc/passwd', 404, /404 page not found/],
+  ];
+  for (const [path, status, body] of badInput) {
+    it(`bad input ${path} → ${status} with a message`, async () => {
+      // /stats/* on the read-only port: this suite's 10250 authorizer denies the stats subresource.
+      const r = await doRequest(path.startsWith('/stats') ? `${ro}${path}` : `${secure}${path}`, tls);
+      assert.equal(r.status, status, r.body);
+      assert.match(r.body, body);
+    });
+  }
 });
 
 describe('containerTree', () => {

@@ -5,7 +5,7 @@
  */
 import { readOptional, type CgroupLayout, type CgroupName, type HostFs } from '../cm/types.ts';
 import { cgroupDir, countRecursive, pidsRecursive } from './cgroup-walk.ts';
-import { parseFlatKeyed, parseSingle } from './parse.ts';
+import { parseFlatKeyed, parseList, parseSingle } from './parse.ts';
 import type { CgroupStatsReader, CpuSample, MemorySample, ProcessSample } from './types.ts';
 
 /** USER_HZ is 100 on every Linux ABI the kubelet runs on. */
@@ -30,7 +30,9 @@ export class CgroupStatsV1 implements CgroupStatsReader {
     if (usage === undefined) return undefined;
     const stat = parseFlatKeyed(await this.read('cpuacct', name, 'cpuacct.stat'));
     const cfs = parseFlatKeyed(await this.read('cpu', name, 'cpu.stat'));
+    const perCpu = parseList(await this.read('cpuacct', name, 'cpuacct.usage_percpu'));
     return {
+      ...(perCpu ? { perCpuNanoseconds: perCpu } : {}),
       usageNanoseconds: usage,
       userNanoseconds: (stat.user ?? 0) * NS_PER_TICK,
       systemNanoseconds: (stat.system ?? 0) * NS_PER_TICK,

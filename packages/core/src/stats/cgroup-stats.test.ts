@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectCgroupLayout } from '../cm/mountinfo.ts';
-import { makeFixture } from '../cm/testing/cgroup-fixture.ts';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeFixture, V1_HYBRID_MOUNTINFO } from '../cm/testing/cgroup-fixture.ts';
+import { FakeClock } from '../util/clock.ts';
 import { createCgroupStatsReader } from './cgroup-stats.ts';
+import { createCgroupSampler } from './sampler.ts';
 
 const C = '/kubepods/burstable/pod1/cid1';
 
@@ -36,6 +40,8 @@ test('v1 readers (cpu and cpuacct on separate mounts)', async () => {
     });
     assert.deepEqual(await r.processes(C), { processes: 3, threads: 4 });
     assert.deepEqual(await r.pids(C), [100, 101, 103]);
+    g('cpuacct', 'cpuacct.usage_percpu', '3000000000 2000000000 \n');
+    assert.deepEqual((await r.cpu(C))?.perCpuNanoseconds, [3e9, 2e9], 'per core from cpuacct.usage_percpu');
     assert.equal(await r.cpu('/kubepods/absent'), undefined);
     assert.equal(await r.memory('/kubepods/absent'), undefined);
     assert.equal(await r.processes('/kubepods/absent'), undefined);
@@ -68,6 +74,67 @@ test('v2 readers', async () => {
       failcnt: 4, oomEvents: 2, oomKills: 1, pageFaults: 55, majorPageFaults: 5, limitBytes: -1,
     });
     assert.deepEqual(await r.processes(C), { processes: 1, threads: 2 });
+  } finally {
+    f.cleanup();
+  }
+});
+
+test('missing or unreadable files leave that figure absent, never a throw', async () => {
+  // Each case starts from a fully written v1 container and removes what a dying container or an unmounted
+  // controller takes away.
+  const cases: { name: string; drop: string[]; mountinfoWithout?: string; want: { cpu: boolean; memory: boolean; processes: boolean } }[] = [
+    { name: 'complete', drop: [], want: { cpu: true, memory: true, processes: true } },
+    { name: 'container just died (every dir gone)', drop: ['cpu', 'cpuacct', 'memory', 'pids'], want: { cpu: false, memory: false, processes: false } },
+    { name: 'memory dir gone first', drop: ['memory'], want: { cpu: true, memory: false, processes: true } },
+    { name: 'cpuacct gone', drop: ['cpuacct'], want: { cpu: false, memory: true, processes: true } },
+    { name: 'memory controller not mounted', drop: [], mountinfoWithout: 'memory', want: { cpu: true, memory: false, processes: true } },
+    { name: 'cpuacct controller not mounted', drop: [], mountinfoWithout: 'cpuacct', want: { cpu: false, memory: true, processes: true } },
+    { name: 'pids not mounted: counts from cpu', drop: [], mountinfoWithout: 'pids', want: { cpu: true, memory: true, processes: true } },
+  ];
+  for (const c of cases) {
+    const f = makeFixture('v1');
+    try {
+      const g = (ctl: string, file: string, text: string) => f.write(`/sys/fs/cgroup/${ctl}${C}/${file}`, text);
+      g('cpuacct', 'cpuacct.usage', '5\n');
+      g('cpu', 'cpu.stat', 'nr_periods 1\n');
+      g('cpu', 'cgroup.procs', '9\n');
+      g('cpu', 'tasks', '9\n');
+      g('memory', 'memory.usage_in_bytes', '100\n');
+      g('pids', 'cgroup.procs', '9\n');
+      g('pids', 'tasks', '9\n');
+      for (const ctl of c.drop) rmSync(join(f.root, `/sys/fs/cgroup/${ctl}${C}`), { recursive: true, force: true });
+      if (c.mountinfoWithout) {
+        const lines = V1_HYBRID_MOUNTINFO.split('\n').filter((l) => !l.endsWith(`rw,${c.mountinfoWithout}`));
+        f.write('/proc/self/mountinfo', lines.join('\n'));
+      }
+      const l = await detectCgroupLayout(f.fs);
+      assert.ok(l.ok, c.name);
+      const r = createCgroupStatsReader(f.fs, l.layout);
+      const got = { cpu: (await r.cpu(C)) !== undefined, memory: (await r.memory(C)) !== undefined, processes: (await r.processes(C)) !== undefined };
+      assert.deepEqual(got, c.want, c.name);
+      const sample = await createCgroupSampler({ reader: r, fs: f.fs, clock: new FakeClock(0) })({ key: C, cgroup: C, labels: {} });
+      const any = c.want.cpu || c.want.memory || c.want.processes;
+      assert.equal(sample === undefined, !any, `${c.name}: sampler`);
+      if (sample) assert.deepEqual({ cpu: 'cpu' in sample, memory: 'memory' in sample, processes: 'processes' in sample }, c.want, `${c.name}: sample`);
+    } finally {
+      f.cleanup();
+    }
+  }
+});
+
+test('v2: a cgroup whose files vanished reads as absent', async () => {
+  const f = makeFixture('v2');
+  try {
+    f.write(`/sys/fs/cgroup${C}/memory.current`, '10\n');
+    const l = await detectCgroupLayout(f.fs);
+    assert.ok(l.ok);
+    const r = createCgroupStatsReader(f.fs, l.layout);
+    assert.equal(await r.cpu(C), undefined, 'no cpu.stat');
+    f.write(`/sys/fs/cgroup${C}/cpu.stat`, 'usage_usec 1\n');
+    assert.equal((await r.cpu(C))?.perCpuNanoseconds, undefined, 'v2 has no per-core usage');
+    assert.equal((await r.memory(C))?.usageBytes, 10);
+    assert.equal(await r.memory('/gone'), undefined);
+    assert.equal(await r.processes('/gone'), undefined);
   } finally {
     f.cleanup();
   }

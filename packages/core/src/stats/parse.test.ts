@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCpuinfo, parseOsRelease } from './machine-info.ts';
 import { defaultInterface, parseNetDev } from './net-dev.ts';
-import { countLines, parseFlatKeyed, parseLoadavg, parseMeminfo, parseProcStat, parseSingle } from './parse.ts';
+import { countLines, parseFlatKeyed, parseLoadavg, parseList, parseMeminfo, parseProcStat, parseSingle } from './parse.ts';
 
 const NET_DEV = `Inter-|   Receive                                                |  Transmit
  face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed
@@ -43,4 +43,17 @@ test('cpuinfo and os-release', () => {
   assert.deepEqual(parseCpuinfo('processor : 0\nprocessor : 1\n'), { numCores: 2, numPhysicalCores: 2, numSockets: 1, cpuFrequencyKhz: 0 });
   assert.equal(parseOsRelease('NAME="Debian GNU/Linux"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'), 'Debian GNU/Linux 12 (bookworm)');
   assert.equal(parseOsRelease('NAME=x\n'), undefined);
+});
+
+test('parseList (cpuacct.usage_percpu)', () => {
+  const cases: [string | undefined, number[] | undefined][] = [
+    ['5 7 \n', [5, 7]],
+    ['123456789012 0 0 9\n', [123456789012, 0, 0, 9]],
+    ['', undefined],
+    ['\n', undefined],
+    ['1 x 2', undefined],
+    ['-1 2', undefined],
+    [undefined, undefined],
+  ];
+  for (const [t, want] of cases) assert.deepEqual(parseList(t), want, JSON.stringify(t));
 });

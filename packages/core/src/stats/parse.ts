@@ -13,6 +13,14 @@ export function parseFlatKeyed(text: string | undefined): Record<string, number>
 }
 
 /** A single integer file; 'max' → -1; absent or garbage → undefined. */
+/** A whitespace-separated list of integers (cpuacct.usage_percpu); undefined when missing or malformed. */
+export function parseList(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.trim().split(/\s+/).filter((p) => p !== '');
+  if (parts.length === 0 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
+  return parts.map(Number);
+}
+
 export function parseSingle(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const t = text.trim();

@@ -14,6 +14,8 @@ export interface CpuSample {
   periods: number;
   throttledPeriods: number;
   throttledNanoseconds: number;
+  /** Cumulative CPU time per core, ns (cpuacct.usage_percpu on v1; absent on v2, which has no per-core figure). */
+  perCpuNanoseconds?: number[];
 }
 
 export interface MemorySample {

@@ -7,13 +7,9 @@ import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { StatsApi, StatsContainer } from '@nodelet/core/kubelet/stats-api.ts';
 import { methodNotAllowed, notFound, sendJson, sendText } from '../http-util.ts';
 import { machineJson, psJson, specJson, statsJson } from './cadvisor-shapes.ts';
+import { parseCadvisorRequest } from './cadvisor-request.ts';
 
 export const CADVISOR_API_PREFIX = '/api/';
-
-function containerName(path: string, prefix: string): string {
-  const rest = path.slice(prefix.length).replace(/\/+$/, '');
-  return rest === '' ? '/' : rest.startsWith('/') ? rest : `/${rest}`;
-}
 
 const under = (key: string, name: string) => name === '/' || key === name || key.startsWith(`${name}/`);
 
@@ -39,28 +35,29 @@ export async function handleCadvisorApi(req: IncomingMessage, res: ServerRespons
   if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
   const stats = kubelet.stats;
   if (!stats) return notFound(res);
-  const path = url.pathname;
-  const q = url.searchParams;
+  const parsed = parseCadvisorRequest(url.pathname, url.searchParams);
+  if (!parsed.ok) return sendText(res, parsed.status, `${parsed.reason}\n`);
+  const { resource, name, recursive, count } = parsed.req;
   const list = stats.containers();
-  const pick = (name: string) => (q.get('recursive') === 'true' ? list.filter((c) => under(c.key, name)) : list.filter((c) => c.key === name));
-  if (path === '/api/v1.3/machine' || path === '/api/v2.0/machine') {
-    const m = stats.machineInfo();
-    return m ? sendJson(res, 200, machineJson(m, now)) : sendText(res, 503, 'machine info not available yet\n');
+  const unknown = () => sendText(res, 404, `unknown container "${name}"\n`);
+  if (name !== '/' && !list.some((c) => c.key === name)) return unknown();
+  const pick = () => (recursive ? list.filter((c) => under(c.key, name)) : list.filter((c) => c.key === name));
+  switch (resource) {
+    case 'machine': {
+      const m = stats.machineInfo();
+      return m ? sendJson(res, 200, machineJson(m, now)) : sendText(res, 503, 'machine info not available yet\n');
+    }
+    case 'containers': {
+      const c = list.find((x) => x.key === name);
+      return c ? sendJson(res, 200, v1Container(stats, c, list)) : unknown();
+    }
+    case 'spec': {
+      const m = stats.machineInfo();
+      return sendJson(res, 200, Object.fromEntries(pick().map((c) => [c.key, specJson(c, m, true)])));
+    }
+    case 'stats':
+      return sendJson(res, 200, Object.fromEntries(pick().map((c) => [c.key, samples(stats, c.key, count)])));
+    case 'ps':
+      return sendJson(res, 200, (await stats.processes(name)).map(psJson));
   }
-  if (path.startsWith('/api/v1.3/containers')) {
-    const c = list.find((x) => x.key === containerName(path, '/api/v1.3/containers'));
-    return c ? sendJson(res, 200, v1Container(stats, c, list)) : sendText(res, 500, `unknown container "${containerName(path, '/api/v1.3/containers')}"\n`);
-  }
-  if (path.startsWith('/api/v2.0/spec')) {
-    const m = stats.machineInfo();
-    return sendJson(res, 200, Object.fromEntries(pick(containerName(path, '/api/v2.0/spec')).map((c) => [c.key, specJson(c, m, true)])));
-  }
-  if (path.startsWith('/api/v2.0/stats')) {
-    const count = Math.max(1, Math.min(1000, Number(q.get('count') ?? 64) || 64));
-    return sendJson(res, 200, Object.fromEntries(pick(containerName(path, '/api/v2.0/stats')).map((c) => [c.key, samples(stats, c.key, count)])));
-  }
-  if (path.startsWith('/api/v2.0/ps')) {
-    return sendJson(res, 200, (await stats.processes(containerName(path, '/api/v2.0/ps'))).map(psJson));
-  }
-  notFound(res);
 }

@@ -68,7 +68,7 @@ function networkJson(s: ContainerSample) {
 /** One stats entry; v2 adds has_* flags and cpu_inst (rates against the previous sample). */
 export function statsJson(s: ContainerSample, prev: ContainerSample | undefined, v2: boolean) {
   const cpu = s.cpu
-    ? { usage: { total: s.cpu.usageNanoseconds, per_cpu_usage: [], user: s.cpu.userNanoseconds, system: s.cpu.systemNanoseconds }, cfs: { periods: s.cpu.periods, throttled_periods: s.cpu.throttledPeriods, throttled_time: s.cpu.throttledNanoseconds }, load_average: 0 }
+    ? { usage: { total: s.cpu.usageNanoseconds, ...(s.cpu.perCpuNanoseconds ? { per_cpu_usage: s.cpu.perCpuNanoseconds } : {}), user: s.cpu.userNanoseconds, system: s.cpu.systemNanoseconds }, cfs: { periods: s.cpu.periods, throttled_periods: s.cpu.throttledPeriods, throttled_time: s.cpu.throttledNanoseconds }, load_average: 0 }
     : undefined;
   const out: Record<string, unknown> = { timestamp: iso(s.time) };
   if (cpu) out['cpu'] = cpu;

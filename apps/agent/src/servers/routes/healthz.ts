@@ -15,7 +15,8 @@ export function handleHealthz(req: IncomingMessage, res: ServerResponse, report:
     if (excluded.has(check.name)) {
       lines.push(`[+]${check.name} excluded: ok`);
     } else if (check.ok) {
-      lines.push(`[+]${check.name} ok`);
+      // A passing check with a message is informational (apiserver): shown, never failing healthz.
+      lines.push(check.message ? `[+]${check.name} ok (${check.message})` : `[+]${check.name} ok`);
     } else {
       lines.push(`[-]${check.name} failed: reason withheld`);
       failed.push(check.name);

@@ -1,0 +1,181 @@
+// bench/stats-endpoints (`npm run bench:stats`): /metrics/cadvisor and /stats/summary latency (p50/p99 over
+// REQUESTS sequential GETs on the read-only port) and the agent's CPU (utime+stime from /proc/<pid>/stat over an
+// idle window, then over the request burst) and RSS, with 30 and 110 sleeping pods from static manifests.
+// Runs on the embedded runtime, and on containerd too when root with containerd installed
+// (`--runtime embedded|containerd|both`). (bench/stats.ts holds the shared table helpers.)
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { basename, join } from 'node:path';
+import { removeCgroupTree, repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
+import { fmtMs, percentile, table } from './stats.ts';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 30);
+const POD_COUNTS = (process.env.BENCH_PODS ?? '30,110').split(',').map(Number);
+const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
+const CLK_TCK = 100;
+
+interface RuntimeUnderTest {
+  name: string;
+  image: string;
+  endpoint?: string;
+  stop(): Promise<void>;
+}
+
+const manifest = (name: string, image: string) =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'bench' },
+    spec: {
+      terminationGracePeriodSeconds: 1,
+      containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 5; done'] }],
+    },
+  });
+
+/** The agent process of a stack: the node process whose argv names apps/agent/src/main.ts and this root dir. */
+function agentPid(stack: Stack): number {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      if (argv.some((a) => a.endsWith('apps/agent/src/main.ts')) && argv.includes(stack.rootDir)) return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error('agent process not found');
+}
+
+/** utime + stime of a process in seconds. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+function rssMiB(pid: number): number {
+  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function running(stack: Stack): Promise<number> {
+  const r = await fetch(`${stack.readOnlyUrl}/pods`);
+  const body = (await r.json()) as { items: Array<{ status?: { phase?: string } }> };
+  return body.items.filter((p) => p.status?.phase === 'Running').length;
+}
+
+async function summaryPods(stack: Stack): Promise<number> {
+  const r = await fetch(`${stack.readOnlyUrl}/stats/summary?only_cpu_and_memory=true`);
+  return ((await r.json()) as { pods?: unknown[] }).pods?.length ?? 0;
+}
+
+async function latencies(url: string): Promise<{ ms: number[]; bytes: number }> {
+  const ms: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < REQUESTS; i++) {
+    const t0 = performance.now();
+    const r = await fetch(url);
+    const body = await r.text();
+    if (!r.ok) throw new Error(`${url}: ${r.status} ${body.slice(0, 200)}`);
+    ms.push(performance.now() - t0);
+    bytes = body.length;
+  }
+  return { ms, bytes };
+}
+
+async function measure(rt: RuntimeUnderTest, stack: Stack, pid: number, pods: number): Promise<string[]> {
+  // Let a full housekeeping pass sample every pod before measuring.
+  await waitUntil(`${pods} pods in /stats/summary`, async () => (await summaryPods(stack)) >= pods, 60_000);
+  const idle0 = cpuSeconds(pid);
+  await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
+  const idlePct = ((cpuSeconds(pid) - idle0) / (IDLE_WINDOW_MS / 1000)) * 100;
+  const busy0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  const cadvisor = await latencies(`${stack.readOnlyUrl}/metrics/cadvisor`);
+  const summary = await latencies(`${stack.readOnlyUrl}/stats/summary`);
+  const busyPct = ((cpuSeconds(pid) - busy0) / ((performance.now() - t0) / 1000)) * 100;
+  return [
+    rt.name,
+    String(pods),
+    fmtMs(percentile(cadvisor.ms, 50)),
+    fmtMs(percentile(cadvisor.ms, 99)),
+    `${(cadvisor.bytes / 1024).toFixed(0)} KiB`,
+    fmtMs(percentile(summary.ms, 50)),
+    fmtMs(percentile(summary.ms, 99)),
+    `${idlePct.toFixed(1)} %`,
+    `${busyPct.toFixed(0)} %`,
+    `${rssMiB(pid).toFixed(0)} MiB`,
+  ];
+}
+
+async function benchRuntime(rt: RuntimeUnderTest, cgroupRoots: string[]): Promise<string[][]> {
+  const extra = rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : [];
+  const stack = await startStack({ nodeName: 'bench', withConsole: false, extraAgentArgs: extra });
+  cgroupRoots.push(`/${basename(stack.dir)}`);
+  const rows: string[][] = [];
+  let written = 0;
+  try {
+    const pid = agentPid(stack);
+    for (const pods of POD_COUNTS) {
+      for (; written < pods; written++) writeFileSync(join(stack.manifests, `p${written}.json`), manifest(`p${written}`, rt.image));
+      await waitUntil(`${pods} pods Running`, async () => (await running(stack)) >= pods, 240_000);
+      rows.push(await measure(rt, stack, pid, pods));
+      console.error(`${rt.name} ${pods} pods: ${rows.at(-1)?.join(' | ')}`);
+    }
+    for (const f of readdirSync(stack.manifests)) rmSync(join(stack.manifests, f));
+    await waitUntil('pods removed', async () => (await running(stack)) === 0, 180_000).catch((e) => console.error(String(e)));
+  } finally {
+    await stack.stop();
+  }
+  return rows;
+}
+
+function containerdRuntime(): RuntimeUnderTest | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const state = mkdtempSync(join(tmpdir(), 'nodelet-bench-ctd-'));
+  try {
+    const out = execFileSync(join(repoRoot, 'scripts/containerd-up.sh'), [state], { encoding: 'utf8' });
+    const endpoint = /^ENDPOINT=(.*)$/m.exec(out)?.[1];
+    if (!endpoint) throw new Error(`no ENDPOINT in ${out}`);
+    return {
+      name: 'containerd',
+      image: 'localhost/busybox:latest',
+      endpoint,
+      stop: async () => void execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]),
+    };
+  } catch (e) {
+    console.error(`containerd not available: ${String(e)}`);
+    execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]);
+    return undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const i = process.argv.indexOf('--runtime');
+  const which = i >= 0 ? process.argv[i + 1] : 'both';
+  const rows: string[][] = [];
+  const makers: Array<() => RuntimeUnderTest | undefined> = [];
+  if (which === 'embedded' || which === 'both') makers.push(() => ({ name: 'embedded', image: 'nodelet.local/host:latest', stop: async () => {} }));
+  if (which === 'containerd' || which === 'both') makers.push(containerdRuntime);
+  for (const make of makers) {
+    const rt = make();
+    if (!rt) continue;
+    const cgroupRoots: string[] = [];
+    try {
+      rows.push(...(await benchRuntime(rt, cgroupRoots)));
+    } finally {
+      await rt.stop();
+      // containerd's pod cgroups outlive the agent until containerd is down: remove the stack's tree again.
+      for (const r of cgroupRoots) removeCgroupTree(r);
+    }
+  }
+  const cpu = cpus();
+  console.log(`\nstats endpoints: ${REQUESTS} sequential GETs each on the read-only port; agent CPU idle over ${IDLE_WINDOW_MS / 1000} s, then during the GETs`);
+  console.log(`machine: ${cpu.length} cores × ${cpu[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}\n`);
+  console.log(
+    table(['runtime', 'pods', 'cadvisor p50', 'cadvisor p99', 'cadvisor size', 'summary p50', 'summary p99', 'agent CPU idle', 'agent CPU busy', 'agent RSS'], rows),
+  );
+}
+
+await main();
