@@ -34,15 +34,20 @@ export async function waitUntil(what: string, pred: () => Promise<boolean> | boo
   throw new Error(`timed out after ${ms} ms waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
 }
 
-/** Removes the (by now empty) cgroup directories of a stack's cgroup root in every mounted hierarchy. */
-export function removeCgroupTree(root: string): void {
+/** Removes the (by now empty) cgroup directories of a stack's cgroup root in every hierarchy; returns how many tops are left. */
+export function removeCgroupTree(root: string): number {
   const base = '/sys/fs/cgroup';
-  if (!existsSync(base)) return;
+  if (!existsSync(base)) return 0;
   const hierarchies = [base, ...readdirSync(base).map((d) => join(base, d))];
+  let left = 0;
   for (const h of hierarchies) {
     const top = join(h, root);
-    if (top !== join(h) && existsSync(top)) rmdirTree(top);
+    if (top !== join(h) && existsSync(top)) {
+      rmdirTree(top);
+      if (existsSync(top)) left++;
+    }
   }
+  return left;
 }
 
 function rmdirTree(dir: string): void {
@@ -75,6 +80,8 @@ export interface StackOptions {
   nodeName?: string;
   withConsole?: boolean;
   extraAgentArgs?: string[];
+  /** More agents for this stack's console (NODELET_AGENTS: /agents/<name>/..., the /nodes page); pkiDir defaults to this stack's. */
+  consoleAgents?: Array<{ name: string; url: string; pkiDir?: string }>;
 }
 
 function alive(pid: number): boolean {
@@ -137,7 +144,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         await waitUntil('runtime exit', () => !alive(pid), 20_000).catch(() => process.kill(pid, 'SIGKILL'));
       }
     }
-    removeCgroupTree(cgroupRoot);
+    // Processes of the stopped runtime may still be exiting: retry for a few seconds.
+    for (let i = 0; i < 20 && removeCgroupTree(cgroupRoot) > 0; i++) await new Promise((r) => setTimeout(r, 250));
     if (!process.env.NODELET_KEEP_E2E_DIR) rmSync(dir, { recursive: true, force: true });
   };
 
@@ -154,6 +162,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
           NEXT_TELEMETRY_DISABLED: '1',
           NODELET_AGENT_URL: `https://127.0.0.1:${ports.kubelet}`,
           NODELET_PKI_DIR: join(rootDir, 'pki'),
+          ...(opts.consoleAgents ? { NODELET_AGENTS: opts.consoleAgents.map((a) => `${a.name}=${a.url}${a.pkiDir ? `|${a.pkiDir}` : ''}`).join(',') } : {}),
         },
       });
       web.stdout?.pipe(webLog);
