@@ -10,6 +10,7 @@ import { createCriClient } from '../packages/core/src/cri/client.ts';
 import type { CriClient } from '../packages/core/src/cri/types.ts';
 import { repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { fmtMs, percentile, table } from './stats.ts';
+import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
 interface RuntimeUnderTest {
   name: string;
@@ -82,6 +83,7 @@ async function criStart(cri: CriClient, logDir: string, names: string[], image: 
           metadata: { name: 'main', attempt: 0 },
           image: { image },
           command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done'],
+          envs: [{ key: 'PATH', value: Buffer.from('/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin') }],
           logPath: 'main/0.log',
         },
         sandboxConfig: config,
@@ -101,7 +103,9 @@ async function criClean(cri: CriClient, sandboxes: string[]): Promise<void> {
 }
 
 async function benchRuntime(rt: RuntimeUnderTest): Promise<string[][]> {
-  const extra = rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : [];
+  // A private cgroup root: agents on one host must not garbage-collect each other's pod cgroups.
+  const cgroupRoot = `/nodelet-bench-${process.pid}`;
+  const extra = [...(rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : []), '--cgroup-root', cgroupRoot];
   const stack = await startStack({ nodeName: 'bench', withConsole: false, extraAgentArgs: extra });
   const endpoint = rt.endpoint ?? `unix://${join(stack.rootDir, 'runtime', 'nodelet.sock')}`;
   const cri = createCriClient(endpoint);
@@ -142,6 +146,7 @@ async function benchRuntime(rt: RuntimeUnderTest): Promise<string[][]> {
   } finally {
     cri.close();
     await stack.stop();
+    removeCgroupRoot(cgroupRoot);
     rmSync(logDir, { recursive: true, force: true });
   }
   return rows;
@@ -177,12 +182,11 @@ async function main(): Promise<void> {
     if (c) runtimes.push(c);
   }
   const rows: string[][] = [];
-  for (const rt of runtimes) {
-    try {
-      rows.push(...(await benchRuntime(rt)));
-    } finally {
-      await rt.stop();
-    }
+  try {
+    for (const rt of runtimes) rows.push(...(await benchRuntime(rt)));
+  } finally {
+    // Every runtime started above is stopped, even when an earlier one failed.
+    for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
   const cpuModel = cpus()[0]?.model ?? 'unknown cpu';
   console.log(`\npod start: manifest written → Running on /pods (agent) vs RunPodSandbox+Create+Start (raw CRI)`);

@@ -15,7 +15,13 @@ for f in containerd.pid registry.pid; do
   [ -f "$STATE/$f" ] && kill "$(cat "$STATE/$f")" 2>/dev/null
 done
 sleep 0.5
-pkill -f "containerd-shim-runc-v2 -namespace k8s.io -address $SOCK" 2>/dev/null || true
+pkill -KILL -f -- "containerd-shim-runc-v2 .*-address $SOCK" 2>/dev/null || true
 umount -R "$STATE/state" 2>/dev/null || true
 grep " $STATE/" /proc/mounts | awk '{print $2}' | sort -r | xargs -r -n1 umount -l 2>/dev/null
 rm -rf "$STATE"
+# The CNI bridge and host-local IPAM store are shared by every containerd-up.sh instance: remove them only when
+# no other instance is still running.
+if ! pgrep -f "containerd --config /.*/config.toml" >/dev/null 2>&1; then
+  ip link del nodelet0 2>/dev/null || true
+  rm -rf /var/lib/cni/networks/nodelet-test
+fi

@@ -8,16 +8,20 @@ set -euo pipefail
 STATE=${1:?usage: containerd-up.sh STATE_DIR}
 mkdir -p "$STATE"
 STATE=$(cd "$STATE" && pwd)
+# REGISTRY_ONLY=1: only build the images and start the loopback registry (no containerd, no root needed).
+REGISTRY_ONLY=${REGISTRY_ONLY:-0}
 missing=()
-for bin in containerd runc ctr umoci skopeo docker-registry catatonit busybox; do
+bins="containerd runc ctr umoci skopeo docker-registry catatonit busybox"
+[ "$REGISTRY_ONLY" = 1 ] && bins="umoci skopeo docker-registry catatonit busybox"
+for bin in $bins; do
   command -v "$bin" >/dev/null 2>&1 || missing+=("$bin")
 done
-[ -x /usr/lib/cni/bridge ] || missing+=("cni-bridge")
+[ "$REGISTRY_ONLY" = 1 ] || [ -x /usr/lib/cni/bridge ] || missing+=("cni-bridge")
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "containerd-up: missing ${missing[*]}: apt-get install containerd runc containernetworking-plugins busybox-static catatonit umoci skopeo docker-registry" >&2
   exit 3
 fi
-if [ "$(id -u)" != 0 ]; then
+if [ "$REGISTRY_ONLY" != 1 ] && [ "$(id -u)" != 0 ]; then
   echo "containerd-up: containerd needs root here (run the containerd suite as root)" >&2
   exit 3
 fi
@@ -69,6 +73,10 @@ docker-registry serve "$STATE/registry/config.yml" >"$STATE/registry/log" 2>&1 &
 echo $! > "$STATE/registry.pid"
 for _ in $(seq 50); do curl -sf "http://$REGISTRY/v2/" >/dev/null && break; sleep 0.1; done
 skopeo copy -q --dest-tls-verify=false "oci:$STATE/images/oci:busybox" "docker://$REGISTRY/busybox:latest"
+if [ "$REGISTRY_ONLY" = 1 ]; then
+  { echo "REGISTRY=$REGISTRY"; echo "REGISTRY_PID=$(cat "$STATE/registry.pid")"; } | tee "$STATE/env"
+  exit 0
+fi
 
 # --- containerd ---
 mkdir -p "$STATE/cni" "$STATE/certs.d/$REGISTRY" "$STATE/root" "$STATE/state"

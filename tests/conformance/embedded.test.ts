@@ -2,4 +2,4 @@
 import { conformanceSuite } from './suite.ts';
 import { embeddedRuntime } from './runtimes.ts';
 
-conformanceSuite('embedded', async () => embeddedRuntime());
+conformanceSuite('embedded', embeddedRuntime);

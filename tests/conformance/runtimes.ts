@@ -26,8 +26,18 @@ export interface ConformanceRuntime {
 export const INSTALL_HINT =
   'apt-get install -y containerd runc containernetworking-plugins busybox-static catatonit umoci skopeo docker-registry';
 
-export function embeddedRuntime(): ConformanceRuntime {
-  return { name: 'embedded', image: 'nodelet.local/host:latest', down: async () => {} };
+/** The embedded runtime, with a loopback registry (containerd-up.sh REGISTRY_ONLY=1) when the tools are here. */
+export async function embeddedRuntime(): Promise<ConformanceRuntime> {
+  const state = mkdtempSync(join(tmpdir(), 'nodelet-reg-'));
+  const r = spawnSync('bash', [join(repoRoot, 'scripts/containerd-up.sh'), state], { encoding: 'utf8', env: { ...process.env, REGISTRY_ONLY: '1' } });
+  const registry = /^REGISTRY=(.+)$/m.exec(r.stdout)?.[1];
+  const down = async () => void spawnSync('bash', [join(repoRoot, 'scripts/containerd-down.sh'), state]);
+  if (r.status !== 0 || !registry) {
+    await down();
+    if (process.env.CI === 'true') throw new Error(`loopback registry failed to start: ${r.stderr.trim()}\nInstall: ${INSTALL_HINT}`);
+    return { name: 'embedded', image: 'nodelet.local/host:latest', down: async () => {} };
+  }
+  return { name: 'embedded', image: 'nodelet.local/host:latest', registry, down };
 }
 
 const NEEDED = ['containerd', 'runc', 'ctr', 'umoci', 'skopeo', 'docker-registry', 'catatonit', 'busybox'];
@@ -100,6 +110,6 @@ export async function containerdRuntime(): Promise<ConformanceRuntime> {
 }
 
 export const RUNTIMES: Array<{ name: RuntimeName; make(): Promise<ConformanceRuntime> }> = [
-  { name: 'embedded', make: async () => embeddedRuntime() },
+  { name: 'embedded', make: embeddedRuntime },
   { name: 'containerd', make: containerdRuntime },
 ];

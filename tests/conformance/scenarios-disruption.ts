@@ -36,11 +36,13 @@ function snapshot(pods: V1Pod[]): Record<string, string> {
 }
 
 export function defineDisruptionScenarios(ctx: SuiteContext): void {
+  // Markers unique to this suite's process: suites for other runtimes run side by side on the same host.
+  const mk = (s: string) => `${s}-${ctx.rt.name}-${process.pid}`;
   describe('disruption', () => {
     it('deletion honours the grace period: SIGTERM first, SIGKILL when it expires', async () => {
       const { agent: a, rt } = ctx;
-      writePod(a, 'term-ok', { terminationGracePeriodSeconds: 4, containers: [ctr('c', rt.image, `trap 'exit 0' TERM; ${loop('m-term-ok')}`)] });
-      writePod(a, 'term-ignore', { terminationGracePeriodSeconds: 4, containers: [ctr('c', rt.image, `trap '' TERM; ${loop('m-term-ign')}`)] });
+      writePod(a, 'term-ok', { terminationGracePeriodSeconds: 4, containers: [ctr('c', rt.image, `trap 'exit 0' TERM; ${loop(mk('m-term-ok'))}`)] });
+      writePod(a, 'term-ignore', { terminationGracePeriodSeconds: 4, containers: [ctr('c', rt.image, `trap '' TERM; ${loop(mk('m-term-ign'))}`)] });
       const ok = await waitPod(a, 'term-ok', 'running', (p) => Boolean(cs(p, 'c')?.state?.running));
       const ign = await waitPod(a, 'term-ignore', 'running', (p) => Boolean(cs(p, 'c')?.state?.running));
       const t0 = Date.now();
@@ -60,10 +62,10 @@ export function defineDisruptionScenarios(ctx: SuiteContext): void {
 
     it('a container killed behind the agent is seen and restarted', async () => {
       const { agent: a, rt } = ctx;
-      writePod(a, 'victim', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop('m-victim'))] });
+      writePod(a, 'victim', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop(mk('m-victim')))] });
       const p = await waitPod(a, 'victim', 'running', (x) => Boolean(cs(x, 'c')?.state?.running));
       const before = cs(p, 'c')?.containerID;
-      for (const pid of pidsWith('m-victim')) process.kill(pid, 'SIGKILL');
+      for (const pid of pidsWith(mk('m-victim'))) process.kill(pid, 'SIGKILL');
       const after = await waitPod(a, 'victim', 'restarted', (x) => (cs(x, 'c')?.restartCount ?? 0) >= 1 && Boolean(cs(x, 'c')?.state?.running));
       assert.notEqual(cs(after, 'c')?.containerID, before);
       assert.equal(cs(after, 'c')?.lastState?.terminated?.exitCode, 137);
@@ -71,7 +73,7 @@ export function defineDisruptionScenarios(ctx: SuiteContext): void {
 
     it('a dead sandbox is recreated and its containers restarted', async () => {
       const { agent: a, rt, cri } = ctx;
-      writePod(a, 'sbx', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop('m-sbx'))] });
+      writePod(a, 'sbx', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop(mk('m-sbx')))] });
       const p = await waitPod(a, 'sbx', 'running', (x) => Boolean(cs(x, 'c')?.state?.running));
       const uid = p.metadata?.uid ?? '';
       const sandboxes = async () => (await cri.listPodSandbox({ filter: { labelSelector: { 'io.kubernetes.pod.uid': uid } } })).items;
@@ -86,7 +88,7 @@ export function defineDisruptionScenarios(ctx: SuiteContext): void {
 
     it('stateless restart: a SIGKILLed agent restarts nothing and rebuilds every status', async () => {
       const { agent: a, rt } = ctx;
-      writePod(a, 'keep', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop('m-keep'))] });
+      writePod(a, 'keep', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop(mk('m-keep')))] });
       await waitPod(a, 'keep', 'running', (x) => Boolean(cs(x, 'c')?.state?.running));
       await new Promise((r) => setTimeout(r, 1500));
       const before = await listPods(a);
@@ -104,9 +106,9 @@ export function defineDisruptionScenarios(ctx: SuiteContext): void {
       assert.equal(keep?.status?.phase, 'Running');
       const now = snapshot(after);
       const k = `${keep?.metadata?.uid}/c`;
-      assert.equal(now[k], snap[k], 'running container untouched (same id, same restart count)');
+      assert.equal(now[k], snap[k], `running container untouched (same id, same restart count); agent log:\n${a.logTail(6000)}`);
       // PLEG resumed: a kill is still seen.
-      for (const pid of pidsWith('m-keep')) process.kill(pid, 'SIGKILL');
+      for (const pid of pidsWith(mk('m-keep'))) process.kill(pid, 'SIGKILL');
       await waitPod(a, 'keep', 'restarted after the agent restart', (x) => (cs(x, 'c')?.restartCount ?? 0) >= 1);
     });
 
@@ -135,7 +137,7 @@ export function defineDisruptionScenarios(ctx: SuiteContext): void {
       const keys = Object.keys(before).filter((k) => before[k]?.includes('#') && after[k] !== undefined);
       const keepKey = keys.find((k) => (before[k] ?? '').length > 0 && k.endsWith('/c') && after[k] === before[k]);
       assert.ok(keepKey, 'running containers kept their ids and restart counts across the runtime outage');
-      for (const pid of pidsWith('m-keep')) process.kill(pid, 'SIGKILL');
+      for (const pid of pidsWith(mk('m-keep'))) process.kill(pid, 'SIGKILL');
       await waitPod(a, 'keep', 'a kill after the outage is seen', (x) => (cs(x, 'c')?.restartCount ?? 0) >= 2, 30_000);
     });
   });

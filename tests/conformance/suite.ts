@@ -30,7 +30,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
         ctx.agent = await createAgentProcess({
           nodeName: `conf-${name}`,
           ...(ctx.rt.endpoint ? { endpoint: ctx.rt.endpoint } : {}),
-          args: ['--crashloop-backoff-initial', '1s', '--crashloop-backoff-max', '4s', '--cgroup-root', ctx.cgroupRoot],
+          args: ['--crashloop-backoff-initial', '1s', '--crashloop-backoff-max', '4s', '--cgroup-root', ctx.cgroupRoot, ...(process.env.NODELET_CONFORMANCE_VERBOSE ? ['--v', '4'] : [])],
         });
         await ctx.agent.start();
         ctx.cri = createCriClient(ctx.agent.endpoint, { timeoutMs: 10_000 });
@@ -46,6 +46,8 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
       for (const p of await listPods(ctx.agent).catch(() => [])) removePod(ctx.agent, (p.metadata?.name ?? '').replace(`-${ctx.agent.nodeName}`, ''));
       await waitUntil('every pod removed', async () => (await listPods(ctx.agent)).length === 0, 60_000).catch(() => {});
       await waitUntil('runtime empty', async () => (await ctx.cri.listPodSandbox({})).items.length === 0, 30_000).catch(() => {});
+      // The agent removes pod cgroups in housekeeping (every 2 s): give it the time before stopping it.
+      await waitUntil('pod cgroups removed', () => leftoverPodCgroups(uids, ctx.cgroupRoot).length === 0, 20_000).catch(() => {});
       ctx.cri?.close();
       await ctx.agent.dispose();
       await ctx.rt.down();

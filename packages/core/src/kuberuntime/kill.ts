@@ -1,5 +1,5 @@
 /** Stopping containers (honouring the grace period) and sandboxes. */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { CriClient } from '../cri/types.ts';
 import { DEFAULT_CRI_TIMEOUT_MS, isNotFound } from '../cri/types.ts';
 import { POD_TERMINATION_GRACE_PERIOD_ANNOTATION } from '../container/labels.ts';
@@ -10,6 +10,11 @@ export interface KillDeps {
   cri: Pick<CriClient, 'stopContainer' | 'stopPodSandbox' | 'containerStatus'>;
   events: EventSink;
   timed: <T>(op: string, fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs the container's preStop hook bounded by `gracePeriodS`; resolves with the seconds StopContainer
+   * still gets (grace − hook time, at least 2). Absent: no hooks run.
+   */
+  preStop?: (pod: V1Pod, container: V1Container, containerId: string, gracePeriodS: number) => Promise<number>;
 }
 
 /** Seconds a container gets between the stop signal and SIGKILL. */
@@ -25,6 +30,10 @@ export function gracePeriodFor(pod: V1Pod | undefined, annotations: Record<strin
   return grace;
 }
 
+function specOf(pod: V1Pod | undefined, name: string): V1Container | undefined {
+  return [...(pod?.spec?.containers ?? []), ...(pod?.spec?.initContainers ?? [])].find((c) => c.name === name);
+}
+
 function fieldPathOf(pod: V1Pod, name: string): string | undefined {
   if ((pod.spec?.containers ?? []).some((c) => c.name === name)) return `spec.containers{${name}}`;
   if ((pod.spec?.initContainers ?? []).some((c) => c.name === name)) return `spec.initContainers{${name}}`;
@@ -38,6 +47,8 @@ export async function killContainer(
   name: string,
   message: string,
   gracePeriodOverride?: number,
+  /** The grace period before preStop (a liveness/startup probe's terminationGracePeriodSeconds). */
+  baseGracePeriodS?: number,
 ): Promise<SyncStepResult> {
   const step: SyncStepResult = { action: 'KillContainer', target: name };
   let annotations: Record<string, string> = {};
@@ -48,8 +59,13 @@ export async function killContainer(
       // restore nothing: defaults apply
     }
   }
-  const grace = gracePeriodFor(pod, annotations, gracePeriodOverride);
+  let grace = baseGracePeriodS ?? gracePeriodFor(pod, annotations);
   if (pod) deps.events(pod, 'Normal', 'Killing', message || `Stopping container ${name}`, fieldPathOf(pod, name));
+  const spec = specOf(pod, name);
+  // preStop spends the grace period first; StopContainer gets the rest (kuberuntime killContainer).
+  if (pod && spec?.lifecycle?.preStop && deps.preStop && grace > 0) grace = await deps.preStop(pod, spec, id.id, grace);
+  if (grace < MIN_GRACE_PERIOD_SECONDS) grace = MIN_GRACE_PERIOD_SECONDS;
+  if (gracePeriodOverride !== undefined) grace = gracePeriodOverride;
   try {
     await deps.timed('stop_container', () =>
       deps.cri.stopContainer({ containerId: id.id, timeout: grace }, { timeoutMs: grace * 1000 + DEFAULT_CRI_TIMEOUT_MS }),

@@ -19,6 +19,8 @@ import { errText, startContainer, type StartDeps } from './start-container.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import type { EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
 import { removeDeadPods, type GcResult } from './gc.ts';
+import type { HookDeps } from '../lifecycle/hooks/types.ts';
+import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
 
 export interface KubeRuntimeDeps {
   cri: CriClient;
@@ -27,6 +29,8 @@ export interface KubeRuntimeDeps {
   images: ImageManager;
   events: EventSink;
   fs?: RuntimeFs;
+  /** Lifecycle hooks (postStart after StartContainer, preStop before StopContainer); none run when absent. */
+  hooks?: HookDeps;
 }
 
 export function podFullName(pod: V1Pod): string {
@@ -134,6 +138,18 @@ export class KubeRuntimeManager implements Runtime {
     return removeDeadPods(this.deps.cri, pods, desired, busy, this.log);
   }
 
+  /**
+   * Kills the running instance of one container (a liveness/startup probe failure): preStop, then
+   * StopContainer, within `gracePeriodS`. The restart policy then applies at the next sync.
+   */
+  async killContainerByName(pod: V1Pod, name: string, gracePeriodS: number, message: string): Promise<SyncStepResult> {
+    const m = pod.metadata;
+    const st = await this.getPodStatus(m?.uid ?? '', m?.name ?? '', m?.namespace ?? 'default');
+    const c = st.containerStatuses.find((x) => x.name === name && x.state === 'running');
+    if (!c) return { action: 'KillContainer', target: name };
+    return killContainer(this.killDeps(), pod, c.id, name, message, undefined, gracePeriodS);
+  }
+
   /** Ms until the container may be restarted (0 = not in back-off); lets the kubelet schedule a resync. */
   backOffRemaining(pod: V1Pod, c: V1Container, status: PodStatus): number {
     const dead = status.containerStatuses.find((s) => s.name === c.name && s.state === 'exited');
@@ -212,11 +228,35 @@ export class KubeRuntimeManager implements Runtime {
   }
 
   private killDeps(): KillDeps {
-    return { cri: this.deps.cri, events: this.deps.events, timed: (op, fn) => this.timed(op, fn) };
+    const hooks = this.deps.hooks;
+    return {
+      cri: this.deps.cri,
+      events: this.deps.events,
+      timed: (op, fn) => this.timed(op, fn),
+      ...(hooks ? { preStop: async (pod: V1Pod, c: V1Container, id: string, grace: number) => (await runPreStop(hooks, pod, c, id, grace)).stopTimeoutS } : {}),
+    };
   }
 
   private startDeps(): StartDeps {
-    return { cri: this.deps.cri, images: this.deps.images, events: this.deps.events, timed: (op, fn) => this.timed(op, fn), nodeName: this.config.nodeName, fs: this.deps.fs };
+    const hooks = this.deps.hooks;
+    return {
+      cri: this.deps.cri,
+      images: this.deps.images,
+      events: this.deps.events,
+      timed: (op, fn) => this.timed(op, fn),
+      nodeName: this.config.nodeName,
+      fs: this.deps.fs,
+      ...(hooks ? { postStart: (pod: V1Pod, c: V1Container, id: string, ip: string) => this.postStart(hooks, pod, c, id, ip) } : {}),
+    };
+  }
+
+  /** postStart; on failure the container is killed (reason FailedPostStartHook) as the kubelet does. */
+  private async postStart(hooks: HookDeps, pod: V1Pod, c: V1Container, id: string, ip: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    const r = await runPostStart(ip ? { ...hooks, podIP: () => ip } : hooks, pod, c, id);
+    if (r.ok) return r;
+    const killed = await killContainer(this.killDeps(), pod, { type: this.runtimeType, id }, c.name, `FailedPostStartHook`);
+    if (killed.error) this.log.warn('failed to kill container after its postStart hook failed', { container: c.name, err: killed.message });
+    return { ok: false, message: r.message };
   }
 }
 

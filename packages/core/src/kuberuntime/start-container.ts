@@ -18,6 +18,11 @@ export interface StartDeps {
   nodeName: string;
   /** Creates `<pod log dir>/<container>/` before CreateContainer (the kubelet does; runtimes expect it). */
   fs?: RuntimeFs;
+  /**
+   * Runs the container's postStart hook right after StartContainer (the sync waits for it). On failure the
+   * implementation kills the container (FailedPostStartHook) and returns the handler's message.
+   */
+  postStart?: (pod: V1Pod, c: V1Container, containerId: string, podIp: string) => Promise<{ ok: true } | { ok: false; message: string }>;
 }
 
 export type StartResult = { ok: true; containerId: string } | { ok: false; reason: string; message: string };
@@ -69,5 +74,9 @@ export async function startContainer(
     return { ok: false, reason: 'RunContainerError', message };
   }
   deps.events(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
+  if (c.lifecycle?.postStart && deps.postStart) {
+    const hook = await deps.postStart(pod, c, containerId, podIps[0] ?? '');
+    if (!hook.ok) return { ok: false, reason: 'PostStartHookError', message: hook.message };
+  }
   return { ok: true, containerId };
 }

@@ -141,3 +141,22 @@ test('formatGoDuration', () => {
   const cases: Array<[number, string]> = [[180_000, '3m0s'], [185_500, '3m5.5s'], [500, '500ms'], [3_723_000, '1h2m3s'], [0, '0s']];
   for (const [ms, s] of cases) assert.equal(formatGoDuration(ms), s);
 });
+
+test('changed pods are inspected side by side, up to inspectConcurrency', async () => {
+  const clock = new FakeClock();
+  const rt = new FakeContainerRuntime();
+  const pleg = new GenericPleg({ runtime: rt, cache: new StatusCache(), clock, logger: nullLogger }, { inspectConcurrency: 2 });
+  rt.pods = [pod('u1', [['c1', 'running']]), pod('u2', [['c2', 'running']]), pod('u3', [['c3', 'running']])];
+  let inFlight = 0;
+  let peak = 0;
+  const real = rt.getPodStatus.bind(rt);
+  rt.getPodStatus = async (uid, name, ns) => {
+    peak = Math.max(peak, ++inFlight);
+    await new Promise((r) => setImmediate(r));
+    inFlight--;
+    return real(uid, name, ns);
+  };
+  await pleg.relist();
+  assert.equal(peak, 2);
+  assert.equal(pleg.watch().length, 6);
+});

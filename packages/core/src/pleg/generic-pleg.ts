@@ -13,6 +13,7 @@ import {
   DEFAULT_GENERIC_PLEG_CONFIG,
   type GenericPlegConfig,
   type PlegHealth,
+  type PlegMetrics,
   type PodLifecycleEvent,
   type PodLifecycleEventGenerator,
 } from './types.ts';
@@ -23,6 +24,7 @@ export interface GenericPlegDeps {
   clock: Clock;
   logger: Logger;
   bus?: EventBus;
+  metrics?: PlegMetrics;
 }
 
 /** PLEG's view of a container: runtime 'created' counts as unknown, as upstream. */
@@ -34,7 +36,7 @@ interface PodRecord {
 }
 
 export class GenericPleg implements PodLifecycleEventGenerator {
-  private readonly config: GenericPlegConfig;
+  private config: GenericPlegConfig;
   private readonly channel: BoundedChannel<PodLifecycleEvent>;
   private readonly records = new Map<string, PodRecord>();
   private readonly log: Logger;
@@ -44,6 +46,10 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   /** Epoch ms of the last successful relist (undefined = never). */
   private relistTime: number | undefined;
   private needsReinspection = new Map<string, RuntimePod>();
+  /** A relist was asked for while one ran: run again when it ends. */
+  private dirty = false;
+  /** Monotonic ms of the last relist start (for kubelet_pleg_relist_interval_seconds). */
+  private lastRelistStart: number | undefined;
 
   constructor(
     private readonly deps: GenericPlegDeps,
@@ -107,15 +113,59 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     return this.relisting;
   }
 
+  /**
+   * Relists now, off the timer (the evented PLEG calls this on every runtime event). Calls during a relist
+   * coalesce into one more relist after it, so a change that raced the one in flight is never missed.
+   */
+  relistSoon(): Promise<void> {
+    if (!this.relisting) return this.relist();
+    this.dirty = true;
+    return this.relisting.then(() => {
+      if (!this.dirty) return;
+      this.dirty = false;
+      return this.relist();
+    });
+  }
+
+  /** Changes the relist period and health threshold; the next timer relist is one new period from now. */
+  setPeriod(relistPeriodMs: number, relistThresholdMs: number): void {
+    this.config = { ...this.config, relistPeriodMs, relistThresholdMs };
+    if (this.running && this.timer) {
+      this.timer.cancel();
+      this.schedule(relistPeriodMs);
+    }
+  }
+
+  /** Pods whose last inspection failed (retried on every relist). */
+  get pendingReinspection(): number {
+    return this.needsReinspection.size;
+  }
+
+  /** A relist is in flight or asked for. */
+  get busy(): boolean {
+    return this.relisting !== undefined || this.dirty;
+  }
+
+  get relistPeriodMs(): number {
+    return this.config.relistPeriodMs;
+  }
+
   private schedule(ms: number): void {
     if (!this.running) return;
     this.timer = this.deps.clock.setTimeout(() => {
-      void this.relist().finally(() => this.schedule(this.config.relistPeriodMs));
+      this.timer = undefined;
+      void this.relist().finally(() => {
+        if (!this.timer) this.schedule(this.config.relistPeriodMs);
+      });
     }, ms);
   }
 
   private async doRelist(): Promise<void> {
     const timestamp = this.deps.clock.now();
+    const start = this.deps.clock.monotonic();
+    const m = this.deps.metrics;
+    if (this.lastRelistStart !== undefined) m?.plegRelistInterval.observe((start - this.lastRelistStart) / 1000);
+    this.lastRelistStart = start;
     let pods: RuntimePod[];
     try {
       pods = await this.deps.runtime.getPods(true);
@@ -124,6 +174,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
       return;
     }
     this.relistTime = timestamp;
+    m?.plegLastSeen.set(timestamp / 1000);
     this.setCurrent(pods);
     const eventsByPod = new Map<string, PodLifecycleEvent[]>();
     for (const [uid, rec] of this.records) {
@@ -132,19 +183,23 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     }
     const retry = this.needsReinspection;
     this.needsReinspection = new Map();
-    for (const [uid, events] of eventsByPod) {
+    // Pods are inspected side by side (a burst of 30 pods must not wait on 30 serial inspections); each pod's
+    // events are published as soon as its own inspection is in the cache.
+    await forEachLimit([...eventsByPod], this.config.inspectConcurrency, async ([uid, events]) => {
       const rec = this.records.get(uid);
-      const pod = rec?.current;
-      if (!(await this.refresh(uid, pod, timestamp))) continue;
+      if (!(await this.refresh(uid, rec?.current, timestamp))) return;
       retry.delete(uid);
       this.publish(rec, events);
       if (rec) {
         rec.old = rec.current;
         if (!rec.current) this.records.delete(uid);
       }
-    }
-    for (const [uid, pod] of retry) await this.refresh(uid, pod, timestamp);
+    });
+    await forEachLimit([...retry], this.config.inspectConcurrency, ([uid, pod]) => this.refresh(uid, pod, timestamp).then(() => {}));
     this.deps.cache.updateTime(timestamp);
+    const tookMs = this.deps.clock.monotonic() - start;
+    m?.plegRelistDuration.observe(tookMs / 1000);
+    if (eventsByPod.size > 0) this.log.debug('relist', { tookMs: Math.round(tookMs), podsChanged: eventsByPod.size });
   }
 
   /** Re-inspects a pod into the cache; false (and queued for the next relist) when inspection failed. */
@@ -177,7 +232,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   private publish(rec: PodRecord | undefined, events: PodLifecycleEvent[]): void {
     const pod = rec?.current ?? rec?.old;
     for (const e of events) {
-      if (e.type !== 'ContainerChanged') this.channel.trySend(e);
+      if (e.type !== 'ContainerChanged' && !this.channel.trySend(e)) this.deps.metrics?.plegDiscardEvents.inc();
       if (!this.deps.bus || !pod) continue;
       const containerName = containerNameOf(rec, e.data);
       this.deps.bus.publish({
@@ -189,6 +244,18 @@ export class GenericPleg implements PodLifecycleEventGenerator {
       });
     }
   }
+}
+
+/** Runs fn over items with at most `limit` in flight. */
+async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
 }
 
 function containerNameOf(rec: PodRecord | undefined, id: string): string | undefined {

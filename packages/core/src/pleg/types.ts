@@ -31,6 +31,17 @@ export interface PodLifecycleEventGenerator {
   updateCache(uid: string, name: string, namespace: string): Promise<void>;
 }
 
+/** The kubelet_pleg_* / kubelet_evented_pleg_* handles (a subset of metrics/createKubeletMetrics). */
+export interface PlegMetrics {
+  plegRelistDuration: { observe(seconds: number): void };
+  plegRelistInterval: { observe(seconds: number): void };
+  plegDiscardEvents: { inc(n?: number): void };
+  plegLastSeen: { set(unixSeconds: number): void };
+  eventedPlegConnectionErrors: { inc(n?: number): void };
+  eventedPlegConnections: { inc(n?: number): void };
+  eventedPlegConnectionLatency: { observe(seconds: number): void };
+}
+
 export interface GenericPlegConfig {
   /** genericPlegRelistPeriod: 1 s. */
   relistPeriodMs: number;
@@ -38,10 +49,13 @@ export interface GenericPlegConfig {
   relistThresholdMs: number;
   /** plegChannelCapacity: 1000. */
   channelCapacity: number;
+  /** Pods inspected (GetPodStatus) side by side per relist (nodelet; the kubelet inspects one at a time). */
+  inspectConcurrency: number;
 }
 
 export const DEFAULT_GENERIC_PLEG_CONFIG: GenericPlegConfig = {
   relistPeriodMs: 1_000,
   relistThresholdMs: 180_000,
   channelCapacity: 1000,
+  inspectConcurrency: 4,
 };

@@ -1,0 +1,256 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeClock } from '../util/clock.ts';
+import { nullLogger } from '../util/logger.ts';
+import { StatusCache } from '../container/cache.ts';
+import { FakeContainerRuntime } from '../container/testing/fake-container-runtime.ts';
+import type { ContainerState, RuntimePod } from '../container/types.ts';
+import { CriError } from '../cri/types.ts';
+import type { EventSourceDetection, RuntimeContainerEvent, RuntimeEventSource } from '../cri/runtime-events.ts';
+import { GenericPleg } from './generic-pleg.ts';
+import { EventedPleg } from './evented-pleg.ts';
+import type { PlegMetrics } from './types.ts';
+
+function pod(uid: string, containers: Array<[string, ContainerState]>): RuntimePod {
+  return {
+    uid,
+    name: `pod-${uid}`,
+    namespace: 'default',
+    sandboxes: [{ id: { type: 'fake', id: `sb-${uid}` }, state: 'ready', createdAt: 0, attempt: 0 }],
+    containers: containers.map(([id, state]) => ({ id: { type: 'fake', id }, name: `n-${id}`, image: 'i', imageRef: 'i', hash: '1', state, createdAt: 0 })),
+  };
+}
+
+/** A scripted event source: push events, break the open stream, count subscriptions. */
+class ScriptedSource implements RuntimeEventSource {
+  readonly name = 'scripted';
+  subscriptions = 0;
+  private queue: Array<RuntimeContainerEvent | Error> = [];
+  private wake: (() => void) | undefined;
+  push(e: RuntimeContainerEvent | Error): void {
+    this.queue.push(e);
+    this.wake?.();
+  }
+  async *subscribe(signal: AbortSignal): AsyncGenerator<RuntimeContainerEvent> {
+    this.subscriptions++;
+    const onAbort = () => this.wake?.();
+    signal.addEventListener('abort', onAbort);
+    try {
+      while (!signal.aborted) {
+        const next = this.queue.shift();
+        if (next instanceof Error) throw next;
+        if (next) {
+          yield next;
+          continue;
+        }
+        await new Promise<void>((r) => (this.wake = r));
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function recordingMetrics(): PlegMetrics & { counts: Record<string, number> } {
+  const counts: Record<string, number> = {};
+  const add = (k: string) => (n = 1) => void (counts[k] = (counts[k] ?? 0) + n);
+  const obs = (k: string) => ({ observe: () => add(k)() });
+  return {
+    counts,
+    plegRelistDuration: obs('relistDuration'),
+    plegRelistInterval: obs('relistInterval'),
+    plegDiscardEvents: { inc: add('discard') },
+    plegLastSeen: { set: () => add('lastSeen')() },
+    eventedPlegConnectionErrors: { inc: add('connErrors') },
+    eventedPlegConnections: { inc: add('connections') },
+    eventedPlegConnectionLatency: obs('latency'),
+  };
+}
+
+function setup(detection?: (src: ScriptedSource) => EventSourceDetection) {
+  const clock = new FakeClock();
+  const rt = new FakeContainerRuntime();
+  const cache = new StatusCache();
+  const metrics = recordingMetrics();
+  const generic = new GenericPleg({ runtime: rt, cache, clock, logger: nullLogger, metrics });
+  const src = new ScriptedSource();
+  const detect = async (): Promise<EventSourceDetection> =>
+    detection ? detection(src) : { ok: true, source: src, message: 'scripted' };
+  const pleg = new EventedPleg({ generic, cache, clock, logger: nullLogger, detect, metrics });
+  const ev = (kind: RuntimeContainerEvent['kind'], id: string): RuntimeContainerEvent => ({ kind, containerId: id, time: clock.now(), source: 'cri' });
+  const seen = () => pleg.watch().drain().map((e) => `${e.uid}/${e.type}/${e.data}`);
+  return { clock, rt, cache, metrics, generic, src, pleg, ev, seen };
+}
+
+test('connected: an event relists at once, the timer relist slows to 300 s with a 10 min threshold', async () => {
+  const { clock, rt, src, pleg, generic, ev, seen, metrics } = setup();
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(0);
+  assert.deepEqual(seen(), ['u1/ContainerStarted/c1', 'u1/ContainerStarted/sb-u1']);
+  await clock.step(500);
+  assert.equal(pleg.mode, 'evented');
+  assert.equal(generic.relistPeriodMs, 300_000);
+  assert.equal(metrics.counts.connections, 1);
+  const listsBefore = rt.calls.filter((c) => c === 'getPods').length;
+  rt.pods = [pod('u1', [['c1', 'exited']])];
+  src.push(ev('exited', 'c1'));
+  await clock.step(0);
+  assert.deepEqual(seen(), ['u1/ContainerDied/c1']);
+  // no timer relists in the next 299 s beyond those the events asked for
+  await clock.step(299_000);
+  assert.equal(rt.calls.filter((c) => c === 'getPods').length, listsBefore + 1);
+  // healthy for 10 min without relisting (runtime fails), unhealthy after
+  rt.failGetPods = new Error('down');
+  await clock.step(250_000);
+  assert.equal(pleg.healthy().ok, true);
+  await clock.step(60_000);
+  assert.equal(pleg.healthy().ok, false);
+  pleg.stop();
+  assert.equal(clock.pending(), 0);
+});
+
+test('repeated and dropped events neither duplicate nor lose a transition', async () => {
+  const { clock, rt, src, pleg, ev, seen } = setup();
+  rt.pods = [pod('u1', [['c1', 'running'], ['c2', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  seen();
+  const cases: Array<{ name: string; pods: RuntimePod[]; events: RuntimeContainerEvent[]; want: string[] }> = [
+    { name: 'repeat', pods: [pod('u1', [['c1', 'exited'], ['c2', 'running']])], events: [ev('exited', 'c1'), ev('exited', 'c1'), ev('exited', 'c1')], want: ['u1/ContainerDied/c1'] },
+    { name: 'dropped (no event for c2)', pods: [pod('u1', [['c1', 'exited'], ['c2', 'exited']])], events: [], want: [] },
+    { name: 'next event reconciles the dropped one', pods: [pod('u1', [['c1', 'exited'], ['c2', 'exited'], ['c3', 'running']])], events: [ev('started', 'c3')], want: ['u1/ContainerDied/c2', 'u1/ContainerStarted/c3'] },
+    { name: 'unrelated repeat of an old event', pods: [pod('u1', [['c1', 'exited'], ['c2', 'exited'], ['c3', 'running']])], events: [ev('started', 'c1')], want: [] },
+  ];
+  for (const c of cases) {
+    rt.pods = c.pods;
+    for (const e of c.events) src.push(e);
+    await clock.step(0);
+    assert.deepEqual(seen(), c.want, c.name);
+  }
+  pleg.stop();
+});
+
+test('a broken stream drops back to the 1 s relist, reconnects with back-off, then slows again', async () => {
+  const { clock, rt, src, pleg, generic, metrics, seen } = setup();
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  assert.equal(generic.relistPeriodMs, 300_000);
+  seen();
+  rt.pods = [pod('u1', [['c1', 'exited']])]; // the change whose event is lost with the stream
+  src.push(new CriError('UNAVAILABLE', 'gone'));
+  await clock.step(0);
+  assert.equal(pleg.mode, 'connecting');
+  assert.equal(generic.relistPeriodMs, 1_000);
+  assert.deepEqual(seen(), ['u1/ContainerDied/c1'], 'relisted at once');
+  assert.equal(metrics.counts.connErrors, 1);
+  // it breaks again before being established: the next wait doubles (1 s, then 2 s)
+  src.push(new CriError('UNAVAILABLE', 'still gone'));
+  await clock.step(1_000);
+  assert.equal(src.subscriptions, 2);
+  await clock.step(1_999);
+  assert.equal(src.subscriptions, 2);
+  await clock.step(1);
+  assert.equal(src.subscriptions, 3);
+  await clock.step(500);
+  assert.equal(pleg.mode, 'evented');
+  assert.equal(generic.relistPeriodMs, 300_000);
+  assert.equal(metrics.counts.connections, 2);
+  pleg.stop();
+  assert.equal(clock.pending(), 0);
+});
+
+test('detection: unsupported stays on relist; unreachable retries with back-off', async () => {
+  const un = setup(() => ({ ok: false, reason: 'EventsUnsupported', message: 'none' }));
+  un.pleg.start();
+  await un.clock.step(3_000);
+  assert.equal(un.pleg.mode, 'relist-only');
+  assert.equal(un.generic.relistPeriodMs, 1_000);
+  assert.ok(un.rt.calls.filter((c) => c === 'getPods').length >= 3);
+  un.pleg.stop();
+
+  let tries = 0;
+  const down = setup((src) => (++tries < 3 ? { ok: false, reason: 'RuntimeUnavailable', message: 'no socket' } : { ok: true, source: src, message: 'ok' }));
+  down.pleg.start();
+  await down.clock.step(0);
+  assert.equal(tries, 1);
+  await down.clock.step(1_000);
+  assert.equal(tries, 2);
+  await down.clock.step(2_000);
+  assert.equal(tries, 3);
+  await down.clock.step(500);
+  assert.equal(down.pleg.mode, 'evented');
+  assert.equal(down.metrics.counts.connErrors, 2);
+  down.pleg.stop();
+  assert.equal(down.clock.pending(), 0);
+});
+
+test('while connected the cache timestamp is refreshed every second, so waiting workers proceed', async () => {
+  const { clock, rt, cache, pleg } = setup();
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  const after = clock.now();
+  let got = false;
+  void cache.getNewerThan('u1', after).then(() => (got = true));
+  await clock.step(400);
+  assert.equal(got, false);
+  await clock.step(700);
+  assert.equal(got, true);
+  pleg.stop();
+});
+
+test('events trigger relists that coalesce while one is in flight', async () => {
+  const { clock, rt, src, pleg, ev } = setup();
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  const before = rt.calls.filter((c) => c === 'getPods').length;
+  let release: () => void = () => {};
+  const gate = new Promise<void>((r) => (release = r));
+  const real = rt.getPods.bind(rt);
+  rt.getPods = async (all: boolean) => {
+    await gate;
+    return real(all);
+  };
+  for (let i = 0; i < 10; i++) src.push(ev('started', 'c1'));
+  await clock.step(0);
+  release();
+  await clock.step(0);
+  const lists = rt.calls.filter((c) => c === 'getPods').length - before;
+  assert.equal(lists, 2, `10 events during one relist → that relist + one more`);
+  pleg.stop();
+});
+
+test('a silent stream does not count as connected while relists cannot reach the runtime', async () => {
+  const { clock, rt, pleg, generic, metrics } = setup();
+  rt.failGetPods = new Error('runtime restarting');
+  pleg.start();
+  await clock.step(2_000);
+  assert.equal(pleg.mode, 'connecting');
+  assert.equal(generic.relistPeriodMs, 1_000);
+  assert.equal(metrics.counts.connections, undefined);
+  rt.failGetPods = undefined;
+  await clock.step(1_000);
+  assert.equal(pleg.mode, 'evented');
+  assert.equal(generic.relistPeriodMs, 300_000);
+  pleg.stop();
+  assert.equal(clock.pending(), 0);
+});
+
+test('while connected, a pod whose inspection failed is re-inspected within a second', async () => {
+  const { clock, rt, cache, pleg, src, ev } = setup();
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  rt.pods = [pod('u1', [['c1', 'exited']])];
+  rt.failStatus.set('u1', new Error('deadline exceeded'));
+  src.push(ev('exited', 'c1'));
+  await clock.step(0);
+  assert.ok(cache.get('u1').error);
+  rt.failStatus.clear();
+  await clock.step(1_000);
+  assert.equal(cache.get('u1').error, undefined);
+  pleg.stop();
+});
