@@ -86,8 +86,11 @@ export class CgroupManagerV1 implements CgroupManager {
 
   async destroy(name: CgroupName): Promise<CgroupResult> {
     if (name === '/') return { ok: false, reason: 'CgroupDestroyFailed', message: 'refusing to remove the root cgroup' };
-    for (const [c] of this.mounts) {
-      const dir = this.path(name, c) as string;
+    // Every hierarchy, not only the controllers we write: runtimes (runc) also create the cgroup in named
+    // hierarchies (name=systemd) and in the hybrid cgroup2 mount, and those must not be left behind.
+    const tops = new Set<string>([...Object.values(this.deps.layout.v1), ...(this.deps.layout.unified ? [this.deps.layout.unified] : [])]);
+    for (const mount of tops) {
+      const dir = `${mount}${name}`;
       try {
         await removeTree(this.deps.fs, dir);
       } catch (e) {

@@ -119,7 +119,6 @@ export class QOSContainerManager {
     return out;
   }
 
-  /** Removes pod cgroups whose UID is not active and that hold no processes. */
   /**
    * Removes empty pod cgroups of pods not in activeUids. Those of pods this kubelet ran itself (ownUids) go at
    * once; unknown ones only after they have stayed orphaned for the grace period.
