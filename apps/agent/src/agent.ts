@@ -13,6 +13,7 @@ import { ensurePki, type Pki } from './pki/ensure-pki.ts';
 import { ensureRuntime, probeEndpoint, type RuntimeLaunch } from './runtime-launcher.ts';
 import { buildAuth } from './auth/build-auth.ts';
 import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
+import { criStreamsClient, type CriStreams } from './servers/routes/cri-streams.ts';
 import { createHealthzServer, createReadOnlyServer, type PlainServer } from './servers/readonly-server.ts';
 
 export type ServerName = 'kubelet' | 'readonly' | 'healthz';
@@ -41,6 +42,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   const ports: AgentPorts = {};
   let handle: KubeletHandle | undefined;
   let kubeletServer: KubeletServer | undefined;
+  let criStreams: CriStreams | undefined;
   const plain: PlainServer[] = [];
   let stopping = false;
   let runtimeOk = true;
@@ -53,6 +55,8 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     if (!checks.some((c) => c.name === 'runtime') && !runtimeOk) {
       checks.push({ name: 'runtime', ok: false, message: 'container runtime is not answering' });
     }
+    const apiserver = apiServerCheck(kubelet);
+    if (apiserver) checks.push(apiserver);
     if (stopping) checks.push({ name: 'shutdown', ok: false, message: 'the agent is shutting down' });
     return { ok: checks.every((c) => c.ok), checks };
   };
@@ -62,6 +66,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     const launch = deps.launchRuntime ?? ((root, ep) => ensureRuntime(root, ep, { logger: log.child('runtime-launcher'), clock: deps.clock }));
     const runtime = await launch(config.rootDir, config.containerRuntimeEndpoint);
     if (!runtime.ok) watchRuntime(runtime.endpoint);
+    criStreams = criStreamsClient(runtime.endpoint);
     handle = await deps.createKubelet({ config, runtimeEndpoint: runtime.endpoint, logger: log, clock: deps.clock });
     const kubelet = handle.kubelet;
     await kubelet.start();
@@ -96,6 +101,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
       anonymousAuth: config.anonymousAuth,
       tls: { ...serving, clientCAs },
       health: h,
+      ...(criStreams ? { cri: criStreams } : {}),
     });
     ports.kubelet = await kubeletServer.listen(config.port, config.address);
     announce('kubelet', ports.kubelet, config.address);
@@ -124,7 +130,14 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
         { name: 'stop-accepting', timeoutMs: 1000, run: () => [kubeletServer, ...plain].forEach((s) => s?.stopAccepting()) },
         { name: 'close-streams', timeoutMs: 2000, run: () => kubeletServer?.closeStreams() },
         { name: 'stop-kubelet', timeoutMs: 10_000, run: () => handle?.kubelet.stop() },
-        { name: 'close-cri', timeoutMs: 2000, run: () => handle?.close() },
+        {
+          name: 'close-cri',
+          timeoutMs: 2000,
+          run: () => {
+            criStreams?.close();
+            return handle?.close();
+          },
+        },
         {
           name: 'close-connections',
           timeoutMs: 3000,
@@ -140,4 +153,17 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   }
 
   return { start, stop, ports };
+}
+
+/**
+ * API-server mode: the cluster connection as an informational healthz check. The kubelet keeps running its pods
+ * while the API server is unreachable and never fails /healthz for it, so the check always passes; when the last
+ * call failed its message says so (shown as `[+]apiserver ok (degraded: ...)` with ?verbose; details in the logs
+ * and node.get's cluster.lastError).
+ */
+export function apiServerCheck(kubelet: Pick<KubeletApi, 'node'>): HealthReport['checks'][number] | undefined {
+  const cluster = kubelet.node().cluster;
+  if (!cluster) return undefined;
+  if (!cluster.lastError) return { name: 'apiserver', ok: true };
+  return { name: 'apiserver', ok: true, message: 'degraded: API server requests failing, retrying with backoff; reason withheld' };
 }

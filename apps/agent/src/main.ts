@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { createApiClientFromKubeconfig } from '@nodelet/core/apiclient/client.ts';
 import { realClock } from '@nodelet/core/util/clock.ts';
 import { createAgent } from './agent.ts';
 import { helpText } from './config/flag-specs.ts';
@@ -25,6 +26,15 @@ if (!loaded.ok) {
   process.exit(1);
 }
 const { config, warnings, configFile } = loaded;
+// An unusable --kubeconfig is a configuration error: report it before anything (PKI, embedded runtime) starts.
+if (config.kubeconfig) {
+  const kc = await createApiClientFromKubeconfig(config.kubeconfig, { clock: realClock });
+  if (!kc.ok) {
+    process.stderr.write(`error: ${kc.reason}\n`);
+    process.exit(1);
+  }
+  kc.client.close();
+}
 const pretty = process.stdout.isTTY === true && process.env.NODELET_LOG_FORMAT !== 'json';
 const logger = createAgentLogger({ write: (line) => process.stdout.write(line), pretty, verbosity: config.verbosity });
 for (const w of warnings) logger.warn(w);

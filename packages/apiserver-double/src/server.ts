@@ -22,6 +22,7 @@ import { kubeconfigYaml } from './kubeconfig.ts';
 import { DoubleStore } from './store/double-store.ts';
 import { Registry } from './store/registry.ts';
 import { RawStore } from './store/store.ts';
+import { serveUpgrades } from './http/pod-stream.ts';
 
 export interface ApiServerDoubleOptions {
   port?: number;
@@ -69,6 +70,10 @@ export interface ApiServerDouble {
   /** End every open watch (as an apiserver restart or a dropped connection would); clients re-watch. */
   closeWatches(): void;
   adminKubeconfig(path?: string): string;
+  /** Close the listener and every connection, keeping the stored objects (an apiserver outage). */
+  pause(): Promise<void>;
+  /** Listen again on the same port with the same CA and objects (the apiserver back after an outage). */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -157,6 +162,7 @@ async function listen(s: DoubleState): Promise<{ server: http.Server; url: strin
   const server = serving
     ? https.createServer({ cert: serving.cert, key: serving.key, ca: s.ca.cert, requestCert: true, rejectUnauthorized: false }, handler)
     : http.createServer(handler);
+  serveUpgrades(server, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, s.host, () => resolve());
@@ -168,7 +174,9 @@ async function listen(s: DoubleState): Promise<{ server: http.Server; url: strin
 
 export async function startApiServerDouble(opts: ApiServerDoubleOptions = {}): Promise<ApiServerDouble> {
   const s = createState(opts);
-  const { server, url } = await listen(s);
+  const listening = await listen(s);
+  let server: http.Server | undefined = listening.server;
+  const url = listening.url;
   const dir = mkdtempSync(join(tmpdir(), 'apiserver-double-'));
   const caPem = s.tls ? s.ca.cert : '';
   const write = (path: string | undefined, file: string, text: string) => {
@@ -204,15 +212,30 @@ export async function startApiServerDouble(opts: ApiServerDoubleOptions = {}): P
     adminKubeconfig(path) {
       return write(path, 'admin.kubeconfig', kubeconfigYaml(url, caPem || undefined, { user: 'admin', token: s.adminToken }));
     },
+    async pause() {
+      endWatches();
+      const srv = server;
+      server = undefined;
+      if (srv) await closeServer(srv);
+    },
+    async resume() {
+      if (server || stopped) return;
+      server = (await listen({ ...s, opts: { ...s.opts, port: Number(new URL(url).port) } })).server;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       endWatches();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      if (server) await closeServer(server);
+      server = undefined;
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

@@ -56,7 +56,7 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, user: users.get(req) ?? { name: 'unknown', groups: [] } }),
+    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}) }),
     onError: ({ path, error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') o.logger.error('trpc error', { path, err: error.message });
     },

@@ -42,7 +42,7 @@ describe('stream upgrades on the kubelet port', () => {
   web.status = {
     phase: 'Running',
     containerStatuses: [
-      { name: 'nginx', containerID: 'nodelet://c-nginx', state: { running: {} }, image: '', imageID: '', ready: true, restartCount: 0 },
+      { name: 'nginx', containerID: 'nodelet-runtime://c-nginx', state: { running: {} }, image: '', imageID: '', ready: true, restartCount: 0 },
       { name: 'stopped', containerID: 'nodelet://c-stopped', state: { terminated: { exitCode: 0 } }, image: '', imageID: '', ready: false, restartCount: 0 },
     ],
   };

@@ -5,6 +5,6 @@ import { publicProcedure, router } from './trpc.ts';
 export const nodeRouter = router({
   get: publicProcedure.query(({ ctx }): NodeSummary & { health: HealthReport } => ({
     ...ctx.kubelet.node(),
-    health: ctx.kubelet.healthz(),
+    health: ctx.health ? ctx.health() : ctx.kubelet.healthz(),
   })),
 });

@@ -1,6 +1,7 @@
 /**
  * The request pipeline of the double: record → authenticate (401) → discovery → authorize (403) →
- * dispatch to the registry, watch, reviews, token, binding and log-proxy handlers. Errors become Status JSON.
+ * dispatch to the registry, watch, reviews, token, binding, log-proxy and stream-proxy (exec / attach /
+ * port-forward WebSocket upgrades) handlers. Errors become Status JSON.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '@nodelet/core/util/clock.ts';
@@ -12,6 +13,7 @@ import { ApiError, errors, statusBody } from '../status.ts';
 import { parsedBodies, readJson, sendJson, sendStatus } from './body.ts';
 import { discoveryDocument } from './discovery.ts';
 import { kubeletLogLocation, proxyPodLog, type KubeletClientConfig } from './pod-log.ts';
+import { kubeletStreamLocation, proxyPodStream } from './pod-stream.ts';
 import { parseRequestInfo, type ResourceRequest } from './request-info.ts';
 import { subjectAccessReview, tokenRequest, tokenReview, type RecordedAccessReview } from './reviews.ts';
 import { serveWatch, type WatchContext } from './watch.ts';
@@ -186,8 +188,10 @@ async function dispatchSubresource(deps: HandlerDeps, r: ResourceInfo, info: Res
     reg.raw.put('pods', `${ns}/${name}`, raw);
     return sendJson(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
   }
-  if (['pods/exec', 'pods/attach', 'pods/portforward', 'pods/proxy', 'nodes/proxy'].includes(key))
-    throw errors.notImplemented(`${key} is not implemented by the apiserver double (no SPDY/WebSocket upgrade proxy to the kubelet)`);
+  if (['pods/exec', 'pods/attach', 'pods/portforward'].includes(key) && (verb === 'get' || verb === 'create'))
+    return proxyPodStream(deps.kubelet, kubeletStreamLocation(reg, deps.kubelet, sub!, ns!, name!, url), req);
+  if (['pods/proxy', 'nodes/proxy'].includes(key))
+    throw errors.notImplemented(`${key} is not implemented by the apiserver double`);
   if (r.subresources.includes(sub!)) throw errors.methodNotAllowed();
   throw new ApiError(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
 }

@@ -83,6 +83,6 @@ test('pod log proxies to the kubelet with the apiserver kubelet-client cert and 
   assert.equal(kubelet.calls.length, 2, 'validation errors never reach the kubelet');
 
   const exec = await rawRequest(double, 'POST', '/api/v1/namespaces/default/pods/web/exec?command=ls&container=app');
-  assert.equal(exec.status, 501);
-  assert.equal(exec.json.reason, 'NotImplemented');
+  assert.equal(exec.status, 400, 'pods/exec without a WebSocket upgrade (see pod-stream.test.ts for the upgrade)');
+  assert.equal(exec.json.message, 'Upgrade request required');
 });

@@ -20,7 +20,7 @@ export interface KubeletClientConfig {
 export const DEFAULT_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
 const FORWARDED = ['follow', 'previous', 'timestamps', 'sinceSeconds', 'sinceTime', 'tailLines', 'limitBytes'];
 
-function pickContainer(pod: any, requested: string | null): string {
+export function pickContainer(pod: any, requested: string | null): string {
   const names: string[] = (pod.spec?.containers ?? []).map((c: any) => c.name);
   const others: string[] = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])].map((c: any) => c.name);
   const podName = pod.metadata.name;
@@ -36,6 +36,18 @@ function pickContainer(pod: any, requested: string | null): string {
 export function kubeletLogLocation(reg: Registry, cfg: KubeletClientConfig, ns: string, name: string, url: URL): URL {
   const pod = reg.get(reg.resource('', 'pods'), ns, name);
   const container = pickContainer(pod, url.searchParams.get('container'));
+  const loc = kubeletNodeUrl(reg, cfg, pod);
+  loc.pathname = `/containerLogs/${encodeURIComponent(ns)}/${encodeURIComponent(name)}/${encodeURIComponent(container)}`;
+  for (const k of FORWARDED) {
+    const v = url.searchParams.get(k);
+    if (v !== null && v !== '' && v !== 'false') loc.searchParams.set(k, v);
+  }
+  return loc;
+}
+
+/** https://<preferred address>:<kubeletEndpoint port> of the pod's node. */
+export function kubeletNodeUrl(reg: Registry, cfg: KubeletClientConfig, pod: any): URL {
+  const name = pod.metadata.name;
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw errors.badRequest(`pod ${name} does not have a host assigned`);
   const node = reg.get(reg.resource('', 'nodes'), undefined, nodeName);
@@ -47,13 +59,7 @@ export function kubeletLogLocation(reg: Registry, cfg: KubeletClientConfig, ns: 
   }
   if (!host) throw errors.internal(`no preferred addresses found; known addresses: ${JSON.stringify(addresses)}`);
   const port = Number(node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0) || 10250;
-  const loc = new URL(`https://${host.includes(':') ? `[${host}]` : host}:${port}`);
-  loc.pathname = `/containerLogs/${encodeURIComponent(ns)}/${encodeURIComponent(name)}/${encodeURIComponent(container)}`;
-  for (const k of FORWARDED) {
-    const v = url.searchParams.get(k);
-    if (v !== null && v !== '' && v !== 'false') loc.searchParams.set(k, v);
-  }
-  return loc;
+  return new URL(`https://${host.includes(':') ? `[${host}]` : host}:${port}`);
 }
 
 /** Stream the kubelet's answer back; a non-2xx kubelet answer becomes a Status with the kubelet's text. */

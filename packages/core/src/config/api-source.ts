@@ -84,6 +84,9 @@ export class ApiPodSource implements PodSource {
       }
       this.lastError = `watch pods: ${end.reason}: ${end.message}`;
       this.deps.logger?.warn('pod watch failed; retrying', { reason: end.reason, message: end.message });
+      // As client-go's reflector (ListAndWatch returns, backs off, lists again): the next try relists, whose
+      // success also clears lastError once the API server answers again.
+      this.rv = '';
       await this.pause(signal);
     }
   }

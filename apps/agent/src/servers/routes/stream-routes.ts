@@ -55,7 +55,7 @@ function runningContainerId(pod: V1Pod, name: string): string | undefined {
   const st = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])]
     .find((c) => c.name === name);
   if (!st?.state?.running || !st.containerID) return undefined;
-  return st.containerID.replace(/^[a-z]+:\/\//, '');
+  return st.containerID.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
 }
 
 export interface StreamUpgradeDeps {

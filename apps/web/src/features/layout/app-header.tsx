@@ -10,6 +10,7 @@ const LINKS = [
   { href: '/events', label: 'Lifecycle tail' },
   { href: '/containers', label: 'Containers' },
   { href: '/gc', label: 'GC' },
+  { href: '/nodes', label: 'Nodes' },
 ];
 
 const isActive = (pathname: string, href: string) => (href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`));
