@@ -3,7 +3,7 @@
  * ports, embedded runtime), restartable with SIGKILL; and a small HTTPS client with headers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,8 +23,9 @@ export interface NodeAgent {
   cleanup(): Promise<void>;
 }
 
-export async function nodeAgent(name: string, args: (root: string) => string[]): Promise<NodeAgent> {
-  const root = mkdtempSync(join(tmpdir(), `nodelet-${name}-`));
+/** `opts.root`: a caller-owned root dir (e.g. a tmpfs mount; emptied, not removed, by cleanup); `opts.env`: extra env. */
+export async function nodeAgent(name: string, args: (root: string) => string[], opts: { root?: string; env?: Record<string, string> } = {}): Promise<NodeAgent> {
+  const root = opts.root ?? mkdtempSync(join(tmpdir(), `nodelet-${name}-`));
   const port = await freePort();
   const self: NodeAgent = {
     name,
@@ -36,7 +37,7 @@ export async function nodeAgent(name: string, args: (root: string) => string[]):
       const child = spawn(
         process.execPath,
         ['--import', 'tsx', main, '--root-dir', root, '--node-name', name, '--port', String(port), '--read-only-port', '0', '--healthz-port', '0', '--address', '127.0.0.1', ...args(root)],
-        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODELET_LOG_FORMAT: 'json' } },
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...opts.env, NODELET_LOG_FORMAT: 'json' } },
       );
       self.child = child;
       const out = lineReader(child);
@@ -54,7 +55,8 @@ export async function nodeAgent(name: string, args: (root: string) => string[]):
       if (self.child?.pid && self.child.exitCode === null && self.child.signalCode === null) await stopPid(self.child.pid, 5000);
       const pidFile = join(root, 'runtime', 'runtime.pid');
       if (existsSync(pidFile)) await stopPid(Number(readFileSync(pidFile, 'utf8').trim()));
-      rmSync(root, { recursive: true, force: true });
+      if (!opts.root) rmSync(root, { recursive: true, force: true });
+      else for (const f of readdirSync(root)) rmSync(join(root, f), { recursive: true, force: true });
     },
   };
   return self;
