@@ -6,6 +6,9 @@ import { Runtime } from './runtime/runtime.ts';
 import { serveCri, socketInUse } from './server/grpc-server.ts';
 import { imageServiceHandlers } from './server/image-service.ts';
 import { runtimeServiceHandlers } from './server/runtime-service.ts';
+import { runExecSession } from './streaming/exec-session.ts';
+import { runPortForwardSession } from './streaming/port-forward-session.ts';
+import { startStreamingServer } from './streaming/streaming-server.ts';
 import { hostBinaries } from './util/bins.ts';
 import type { Logger } from './util/logger.ts';
 
@@ -56,7 +59,11 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     { rootDir: opts.rootDir, shutdownGraceMs: opts.shutdownGraceMs ?? 2000 },
   );
   runtime.init(opts.cgroups !== false);
-  const grpc = await serveCri(opts.socketPath, runtimeServiceHandlers(runtime), imageServiceHandlers(images, log, opts.rootDir));
+  const streaming = await startStreamingServer({
+    exec: (ws, req) => runExecSession(runtime.ctx, ws, req),
+    portForward: (ws, req, url) => runPortForwardSession(runtime.ctx, ws, req, url),
+  }, log.child('streaming'));
+  const grpc = await serveCri(opts.socketPath, runtimeServiceHandlers(runtime, streaming), imageServiceHandlers(images, log, opts.rootDir));
   log.info('serving CRI', { socket: opts.socketPath, ms: Date.now() - t0 });
   let stopping: Promise<void> | undefined;
   return {
@@ -64,6 +71,7 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
     stop: () =>
       (stopping ??= (async () => {
         log.info('stopping: containers and sandboxes');
+        await streaming.close();
         await runtime.shutdown();
         await grpc.close();
         log.info('stopped', { ms: Date.now() - t0 });

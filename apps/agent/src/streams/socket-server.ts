@@ -27,7 +27,7 @@ export function attachSocketServer(
   server: HttpsServer,
   deps: { kubelet: KubeletApi; guard: RequestGuard; logger: Logger },
 ): SocketServerHandle {
-  const io: NodeletSocketServer = new Server(server, { path: SOCKET_PATH, serveClient: false });
+  const io: NodeletSocketServer = new Server(server, { path: SOCKET_PATH, serveClient: false, destroyUpgrade: false }); // other upgrades: kubelet-server
   const users = new WeakMap<IncomingMessage, string>();
   io.engine.use((req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => {
     void Promise.resolve(deps.guard(req)).then((g) => {

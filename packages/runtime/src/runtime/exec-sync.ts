@@ -13,8 +13,14 @@ export interface ExecSyncOutput {
 
 const MAX_OUTPUT = 16 * 1024 * 1024;
 
-/** Run `cmd` inside a running container's namespaces, root and cgroup; `timeout` seconds (0 = none). */
-export async function execSync(ctx: RuntimeContext, id: string, cmd: string[], timeout: number): Promise<OpResult<ExecSyncOutput>> {
+export interface ExecCommand {
+  rec: NonNullable<ReturnType<RuntimeContext['store']['findContainer']>>;
+  argv: string[];
+  env: Record<string, string>;
+}
+
+/** The argv + env that run `cmd` inside a running container's namespaces, root and cgroup (ExecSync and Exec). */
+export function execCommand(ctx: RuntimeContext, id: string, cmd: string[]): OpResult<ExecCommand> {
   const rec = ctx.store.findContainer(id);
   if (!rec) return fail('NOT_FOUND', `failed to find container "${id}" in store: not found`);
   if (rec.state !== 'CONTAINER_RUNNING' || !rec.pid) return fail('UNKNOWN', `container "${rec.id}" is not running`);
@@ -26,6 +32,14 @@ export async function execSync(ctx: RuntimeContext, id: string, cmd: string[], t
   const enter = [ctx.bins.nsenter, '-t', String(rec.pid), ...nsFlags, '--mount', '-r', '-w', ...asUser, '--', ...cmd];
   const argv = ctx.cgroups ? [ctx.bins.sh, '-c', CGROUP_JOIN_SCRIPT, 'cgroup-join', ...enter] : enter;
   const env = { ...rec.env, ...(ctx.cgroups ? { NODELET_CGROUP_PROCS: ctx.cgroups.procsFiles(rec.cgroupPath).join(' ') } : {}) };
+  return ok({ rec, argv, env });
+}
+
+/** Run `cmd` inside a running container's namespaces, root and cgroup; `timeout` seconds (0 = none). */
+export async function execSync(ctx: RuntimeContext, id: string, cmd: string[], timeout: number): Promise<OpResult<ExecSyncOutput>> {
+  const built = execCommand(ctx, id, cmd);
+  if (!built.ok) return built;
+  const { rec, argv, env } = built.value;
   const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe', 'ignore'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];

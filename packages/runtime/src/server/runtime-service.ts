@@ -8,12 +8,14 @@ import type { RuntimeEvent } from '../runtime/events.ts';
 import { toContainerItem, toContainerStats, toContainerStatus, toSandboxItem, toSandboxStatus } from './convert.ts';
 import { podSandboxStats } from './pod-stats.ts';
 import { unary, unimplemented, unimplementedStream } from './unary.ts';
+import type { StreamingServer } from '../streaming/streaming-server.ts';
+import { streamingHandlers } from '../streaming/stream-rpcs.ts';
 
 export const RUNTIME_NAME = 'nodelet-runtime';
 export const RUNTIME_VERSION = '0.1.0';
 
-/** CRI RuntimeService over the embedded runtime. */
-export function runtimeServiceHandlers(rt: Runtime): RuntimeServiceHandlers {
+/** CRI RuntimeService; Exec / Attach / PortForward answer URLs on `streaming` when given (else UNIMPLEMENTED). */
+export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer): RuntimeServiceHandlers {
   const log = rt.ctx.logger;
   const ctx = rt.ctx;
   const image = (id: string) => ctx.images.status(id);
@@ -22,6 +24,7 @@ export function runtimeServiceHandlers(rt: Runtime): RuntimeServiceHandlers {
     return c ? toContainerStatus(c, image(c.imageId)) : undefined;
   };
   const handlers: Partial<RuntimeServiceHandlers> = {
+    ...(streaming ? streamingHandlers(rt, streaming) : {}),
     Version: unary(log, 'Version', () =>
       ok({ version: '0.1.0', runtimeName: RUNTIME_NAME, runtimeVersion: RUNTIME_VERSION, runtimeApiVersion: 'v1' })),
     Status: unary(log, 'Status', (req) => ok({

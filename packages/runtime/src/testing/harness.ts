@@ -16,7 +16,7 @@ type Unary = (req: object, cb: (err: grpc.ServiceError | null, res: unknown) => 
 type Method =
   | 'Version' | 'Status' | 'RunPodSandbox' | 'StopPodSandbox' | 'RemovePodSandbox' | 'PodSandboxStatus' | 'ListPodSandbox'
   | 'CreateContainer' | 'StartContainer' | 'StopContainer' | 'RemoveContainer' | 'ListContainers' | 'ContainerStatus'
-  | 'ContainerStats' | 'ListContainerStats' | 'PodSandboxStats' | 'ListPodSandboxStats' | 'ExecSync' | 'UpdateContainerResources' | 'ReopenContainerLog'
+  | 'ContainerStats' | 'ListContainerStats' | 'PodSandboxStats' | 'ListPodSandboxStats' | 'ExecSync' | 'UpdateContainerResources' | 'ReopenContainerLog' | 'Exec' | 'Attach' | 'PortForward'
   | 'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage' | 'ImageFsInfo';
 /** Loosely typed promisified client: tests assert on the plain JS shapes proto-loader produces. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

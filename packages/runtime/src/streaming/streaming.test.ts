@@ -1,0 +1,104 @@
+/**
+ * Integration: CRI Exec / PortForward on the in-process runtime (root, host image), through the URLs they return.
+ * Run: node --import tsx --test packages/runtime/src/streaming/streaming.test.ts
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { containerConfig, sandboxConfig, startInProcess, until, type Harness } from '../testing/harness.ts';
+import { ERROR, STDERR, STDOUT } from './channel-protocol.ts';
+import { openChannelSession } from './testing/channel-client.ts';
+
+let h: Harness;
+let pod: string;
+let container: string;
+const SERVER = "require('node:net').createServer((s) => s.on('data', (d) => s.end('pod got ' + d))).listen(8080, '127.0.0.1')";
+before(async () => {
+  h = await startInProcess();
+  const config = sandboxConfig('streams', join(h.dir, 'logs'));
+  pod = (await h.rt.RunPodSandbox({ config })).podSandboxId;
+  container = (await h.rt.CreateContainer({ podSandboxId: pod, config: containerConfig('srv', ['node', '-e', SERVER]), sandboxConfig: config })).containerId;
+  await h.rt.StartContainer({ containerId: container });
+});
+after(async () => {
+  await h?.cleanup();
+});
+
+const ws = (url: string) => url.replace(/^http:/, 'ws:');
+
+test('Exec: stdout, stderr and the exit code in the Status on the error channel', async () => {
+  const cases: Array<[string, string, string, object]> = [
+    ['echo hi; echo err >&2; exit 3', 'hi\n', 'err\n',
+      { status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '3' }] } }],
+    ['echo pid=$$', 'pid=', '', { status: 'Success' }],
+  ];
+  for (const [script, out, err, status] of cases) {
+    const { url } = await h.rt.Exec({ containerId: container, cmd: ['sh', '-c', script], stdout: true, stderr: true });
+    const s = await openChannelSession(ws(url), ['v5.channel.k8s.io', 'v4.channel.k8s.io']);
+    assert.equal(s.protocol, 'v5.channel.k8s.io');
+    assert.equal(await s.closed, 1000);
+    assert.ok(s.text(STDOUT).startsWith(out), `${script}: ${s.text(STDOUT)}`);
+    assert.equal(s.text(STDERR), err, script);
+    assert.deepEqual({ ...JSON.parse(s.text(ERROR)), message: undefined, metadata: undefined }, { ...status, message: undefined, metadata: undefined }, script);
+  }
+});
+
+test('Exec with stdin: v5 close of channel 0 ends the input', async () => {
+  const { url } = await h.rt.Exec({ containerId: container, cmd: ['cat'], stdin: true, stdout: true });
+  const s = await openChannelSession(ws(url), ['v5.channel.k8s.io']);
+  s.write(0, 'typed\n');
+  s.closeChannel(0);
+  await s.closed;
+  assert.equal(s.text(STDOUT), 'typed\n');
+  assert.equal(JSON.parse(s.text(ERROR)).status, 'Success');
+});
+
+test('Exec refusals: unknown container, empty cmd', async () => {
+  await assert.rejects(h.rt.Exec({ containerId: 'nope', cmd: ['true'], stdout: true }), /NOT_FOUND|not found/);
+  await assert.rejects(h.rt.Exec({ containerId: container, cmd: [], stdout: true }), /cmd must not be empty/);
+});
+
+test('Attach follows the container output from now on and ends with its exit code', async () => {
+  const config = sandboxConfig('attach', join(h.dir, 'logs'));
+  const sb = (await h.rt.RunPodSandbox({ config })).podSandboxId;
+  const script = 'echo before; while [ ! -e /tmp/go ]; do sleep 0.1; done; echo tick; echo tock >&2; exit 4';
+  const id = (await h.rt.CreateContainer({ podSandboxId: sb, config: containerConfig('att', ['sh', '-c', script]), sandboxConfig: config })).containerId;
+  await h.rt.StartContainer({ containerId: id });
+  // Attach starts at the log's end: wait for "before" to be in it.
+  await until(() => existsSync(join(h.dir, 'logs', 'att/0.log')) && readFileSync(join(h.dir, 'logs', 'att/0.log'), 'utf8').includes('before'), 'before in the log');
+  const { url } = await h.rt.Attach({ containerId: id, stdout: true, stderr: true });
+  const s = await openChannelSession(ws(url), ['v4.channel.k8s.io']);
+  await h.rt.ExecSync({ containerId: id, cmd: ['touch', '/tmp/go'], timeout: 5 });
+  await s.closed;
+  assert.equal(s.text(STDOUT), 'tick\n');
+  assert.equal(s.text(STDERR), 'tock\n');
+  assert.deepEqual(JSON.parse(s.text(ERROR)).details?.causes, [{ reason: 'ExitCode', message: '4' }]);
+  await h.rt.RemovePodSandbox({ podSandboxId: sb });
+});
+
+test('PortForward: data reaches 127.0.0.1:8080 inside the pod network namespace', async () => {
+  const { url } = await h.rt.PortForward({ podSandboxId: pod, port: [8080] });
+  // The server in the pod may still be starting: retry a few connections.
+  let got = '';
+  for (let i = 0; i < 50 && !got.startsWith('pod got'); i++) {
+    const { url: u } = i === 0 ? { url } : await h.rt.PortForward({ podSandboxId: pod, port: [8080] });
+    const s = await openChannelSession(ws(u), ['portforward.k8s.io']);
+    s.write(0, 'ping');
+    await s.closed;
+    const data = s.channels.get(0) ?? Buffer.alloc(0);
+    assert.equal(data.readUInt16LE(0), 8080);
+    got = data.subarray(2).toString();
+    if (!got) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(got, 'pod got ping');
+});
+
+test('PortForward to a closed port reports the failure on the error channel; the host port is not reachable', async () => {
+  const { url } = await h.rt.PortForward({ podSandboxId: pod, port: [8081] });
+  const s = await openChannelSession(ws(url), ['portforward.k8s.io']);
+  await s.closed;
+  const err = s.channels.get(1) ?? Buffer.alloc(0);
+  assert.equal(err.readUInt16LE(0), 8081);
+  assert.match(err.subarray(2).toString(), /error forwarding port 8081 to pod .*ECONNREFUSED/);
+});
