@@ -26,9 +26,10 @@ function findTests(dir, out = []) {
 function runNodeTests() {
   const files = ['packages', 'apps', 'bench', 'scripts', 'tests'].flatMap((d) => findTests(join(repoRoot, d))).sort();
   log(`running ${files.length} test files with node's test runner`);
-  const tap = join(repoRoot, 'test-results', 'node-tests.tap');
+  const tap = join(repoRoot, '.test-output', 'node-tests.tap');
   rmSync(tap, { force: true });
-  mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
+  // Not under test-results/: Playwright empties that folder when it starts.
+  mkdirSync(join(repoRoot, '.test-output'), { recursive: true });
   const r = spawnSync(
     process.execPath,
     [
