@@ -127,7 +127,12 @@ describe('probes on the embedded runtime', () => {
     const until = <T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000) => eventually(fn, ms, what);
 
     // startup (tcp) gates liveness/readiness; then ready via httpGet
-    await until('web ready', async () => ((await get('web'))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : undefined));
+    // Generous under a loaded CI machine; on failure, show what the pod looked like.
+    await until('web ready', async () => ((await get('web'))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : undefined), 150_000).catch(
+      async (e: unknown) => {
+        throw new Error(`${String(e)}; web status: ${JSON.stringify((await get('web'))?.status)}`);
+      },
+    );
     assert.equal(cs(await get('web'), 'server')?.started, true);
     assert.ok(seen.some((e) => e.pod.name === 'web-it' && e.probeType === 'startup' && e.result === 'success'), 'startup success streamed');
 
