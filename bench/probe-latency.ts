@@ -60,7 +60,7 @@ const embedded: Target = {
     name: 'server',
     image: 'nodelet.local/host:latest',
     imagePullPolicy: 'Never',
-    command: ['node', SERVER],
+    command: ['node', '-e', readFileSync(SERVER, 'utf8')],
     env: [{ name: 'HTTP_PORT', value: String(httpPort) }],
     readinessProbe: readiness(httpPort),
   }),

@@ -24,7 +24,10 @@ import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-const server = fileURLToPath(new URL('./testing/probe-server.cjs', import.meta.url));
+// The script travels inline (`node -e`): the container's /tmp is its own tmpfs, so a checkout under /tmp (as CI
+// clones may be) is not visible inside it.
+const serverScript = readFileSync(fileURLToPath(new URL('./testing/probe-server.cjs', import.meta.url)), 'utf8');
+const server = ['-e', serverScript];
 const root = mkdtempSync(join(tmpdir(), 'nodelet-probes-it-'));
 let agent: ChildProcess | undefined;
 let socket: Socket<ServerToClientEvents, ClientToServerEvents> | undefined;
@@ -46,7 +49,7 @@ function manifests(dir: string, p: { http: number; tcp: number; grpc: number; cl
   writeFileSync(join(dir, 'web.json'), pod('web', {
     hostNetwork: true,
     containers: [{
-      name: 'server', ...host, command: ['node', server], env: env({ HTTP_PORT: p.http, TCP_PORT: p.tcp }),
+      name: 'server', ...host, command: ['node', ...server], env: env({ HTTP_PORT: p.http, TCP_PORT: p.tcp }),
       ports: [{ name: 'http', containerPort: p.http }],
       startupProbe: { tcpSocket: { port: p.tcp }, periodSeconds: 1, failureThreshold: 30 },
       livenessProbe: { httpGet: { port: 'http', path: '/healthz' }, periodSeconds: 1, failureThreshold: 2 },
@@ -55,7 +58,7 @@ function manifests(dir: string, p: { http: number; tcp: number; grpc: number; cl
   }));
   writeFileSync(join(dir, 'grpc.json'), pod('grpc', {
     hostNetwork: true,
-    containers: [{ name: 'health', ...host, command: ['node', server], env: env({ GRPC_PORT: p.grpc }), readinessProbe: { grpc: { port: p.grpc }, periodSeconds: 1 } }],
+    containers: [{ name: 'health', ...host, command: ['node', ...server], env: env({ GRPC_PORT: p.grpc }), readinessProbe: { grpc: { port: p.grpc }, periodSeconds: 1 } }],
   }));
   writeFileSync(join(dir, 'closed.json'), pod('closed', {
     hostNetwork: true,
