@@ -30,7 +30,7 @@ export interface OrphanCleanupResult {
 export const QOS_UPDATE_PERIOD_MS = 60_000;
 /** How long an unknown pod cgroup must stay orphaned (empty) before housekeeping removes it: long enough that
  * agents sharing a cgroup tree (tests, several nodes on one host) never take each other's idle pod cgroups. */
-export const ORPHAN_GRACE_MS = 5 * 60_000;
+export const ORPHAN_GRACE_MS = 30_000;
 
 export class QOSContainerManager {
   private timer: TimerHandle | undefined;

@@ -109,7 +109,7 @@ export interface QOSContainerManagerConfig {
   cgroupsPerQOS?: boolean;
   /** kubepods limits (capacity − reserved), when enforceNodeAllocatable has 'pods'. */
   podsResources?: ResourceConfig;
-  /** How long an unknown, empty pod cgroup must stay so before cleanup removes it (default 5 min). */
+  /** How long an unknown, empty pod cgroup must stay so before cleanup removes it (default 30 s). */
   orphanGraceMs?: number;
 }
 
