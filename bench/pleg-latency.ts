@@ -2,21 +2,14 @@
 // shows the container terminated and (b) a socket.io client receives the PLEG ContainerDied event. p50/p99, with
 // the evented PLEG and with relist only (--evented-pleg=false, 1 s relist), on the embedded runtime and on
 // containerd (root + containerd installed), in one run. `--runtime embedded|containerd|both`, SAMPLES env (20).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
-import { repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
+import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
+import { selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
-
-interface RuntimeUnderTest {
-  name: string;
-  image: string;
-  endpoint?: string;
-  stop(): Promise<void>;
-}
 
 const SAMPLES = Number(process.env.SAMPLES ?? 20);
 type Pod = { metadata: { name: string }; status?: { containerStatuses?: Array<{ name: string; state?: { terminated?: unknown } }> } };
@@ -125,33 +118,8 @@ async function measure(rt: RuntimeUnderTest, evented: boolean): Promise<{ pods: 
   return out;
 }
 
-function containerdRuntime(): RuntimeUnderTest | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const state = mkdtempSync(join(tmpdir(), 'nodelet-bench-ctd-'));
-  try {
-    const out = execFileSync(join(repoRoot, 'scripts/containerd-up.sh'), [state], { encoding: 'utf8' });
-    const env = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-    return {
-      name: 'containerd',
-      image: 'localhost/busybox:latest',
-      endpoint: env.ENDPOINT,
-      stop: async () => void execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]),
-    };
-  } catch (e) {
-    console.error(`containerd not available: ${String(e)}`);
-    rmSync(state, { recursive: true, force: true });
-    return undefined;
-  }
-}
-
 async function main(): Promise<void> {
-  const which = process.argv.includes('--runtime') ? process.argv[process.argv.indexOf('--runtime') + 1] : 'both';
-  const runtimes: RuntimeUnderTest[] = [];
-  if (which === 'embedded' || which === 'both') runtimes.push({ name: 'embedded', image: 'nodelet.local/host:latest', stop: async () => {} });
-  if (which === 'containerd' || which === 'both') {
-    const c = containerdRuntime();
-    if (c) runtimes.push(c);
-  }
+  const runtimes = selectRuntimes(process.argv);
   const rows: string[][] = [];
   try {
     for (const rt of runtimes) {

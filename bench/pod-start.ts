@@ -2,22 +2,15 @@
 // CRI floor (RunPodSandbox + CreateContainer + StartContainer made directly on the same runtime in the same run).
 // Runs on the embedded runtime, and on containerd too when run as root with containerd installed
 // (`--runtime embedded|containerd|both`, default both when possible).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createCriClient } from '../packages/core/src/cri/client.ts';
 import type { CriClient } from '../packages/core/src/cri/types.ts';
-import { repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
+import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
+import { selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
-
-interface RuntimeUnderTest {
-  name: string;
-  image: string;
-  endpoint?: string;
-  stop(): Promise<void>;
-}
 
 const SINGLE_RUNS = 5;
 const BURST = Number(process.env.BENCH_BURST ?? 30);
@@ -152,35 +145,8 @@ async function benchRuntime(rt: RuntimeUnderTest): Promise<string[][]> {
   return rows;
 }
 
-function containerdRuntime(): RuntimeUnderTest | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const state = mkdtempSync(join(tmpdir(), 'nodelet-bench-ctd-'));
-  try {
-    const out = execFileSync(join(repoRoot, 'scripts/containerd-up.sh'), [state], { encoding: 'utf8' });
-    const env = Object.fromEntries(out.trim().split('\n').map((l) => l.split('=') as [string, string]));
-    return {
-      name: 'containerd',
-      image: 'localhost/busybox:latest',
-      endpoint: env.ENDPOINT,
-      stop: async () => void execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]),
-    };
-  } catch (e) {
-    console.error(`containerd not available: ${String(e)}`);
-    rmSync(state, { recursive: true, force: true });
-    return undefined;
-  }
-}
-
 async function main(): Promise<void> {
-  const which = process.argv.includes('--runtime') ? process.argv[process.argv.indexOf('--runtime') + 1] : 'both';
-  const runtimes: RuntimeUnderTest[] = [];
-  if (which === 'embedded' || which === 'both') {
-    runtimes.push({ name: 'embedded', image: 'nodelet.local/host:latest', stop: async () => {} });
-  }
-  if (which === 'containerd' || which === 'both') {
-    const c = containerdRuntime();
-    if (c) runtimes.push(c);
-  }
+  const runtimes = selectRuntimes(process.argv);
   const rows: string[][] = [];
   try {
     for (const rt of runtimes) rows.push(...(await benchRuntime(rt)));

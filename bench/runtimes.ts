@@ -1,0 +1,46 @@
+// The runtimes a bench can run against: the embedded runtime (always), and a private containerd started with
+// scripts/containerd-up.sh when running as root. `--runtime embedded|containerd|both` picks (default both).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../e2e/harness.ts';
+
+export interface RuntimeUnderTest {
+  name: string;
+  image: string;
+  /** Absent for the embedded runtime (the agent starts it). */
+  endpoint?: string;
+  stop(): Promise<void>;
+}
+
+export function containerdRuntime(): RuntimeUnderTest | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const state = mkdtempSync(join(tmpdir(), 'nodelet-bench-ctd-'));
+  try {
+    const out = execFileSync(join(repoRoot, 'scripts/containerd-up.sh'), [state], { encoding: 'utf8' });
+    const env = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    return {
+      name: 'containerd',
+      image: 'localhost/busybox:latest',
+      endpoint: env.ENDPOINT,
+      stop: async () => void execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]),
+    };
+  } catch (e) {
+    console.error(`containerd not available: ${String(e)}`);
+    rmSync(state, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+/** The runtimes named by `--runtime` in argv; containerd is started here (stop it with `stop()`). */
+export function selectRuntimes(argv: string[]): RuntimeUnderTest[] {
+  const which = argv.includes('--runtime') ? argv[argv.indexOf('--runtime') + 1] : 'both';
+  const runtimes: RuntimeUnderTest[] = [];
+  if (which === 'embedded' || which === 'both') runtimes.push({ name: 'embedded', image: 'nodelet.local/host:latest', stop: async () => {} });
+  if (which === 'containerd' || which === 'both') {
+    const c = containerdRuntime();
+    if (c) runtimes.push(c);
+  }
+  return runtimes;
+}
