@@ -2,13 +2,10 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { createAuthorizer } from './servers/auth.ts';
-import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
 import { formatEventLine } from './tail/format.ts';
 import { parseTailArgs } from './tail/options.ts';
 import { FakeKubelet } from './testing/fake-kubelet.ts';
-import { createTestPki, type TestPki } from './testing/test-pki.ts';
+import { startTestServer, type TestServer } from './testing/test-server.ts';
 
 const tailMain = fileURLToPath(new URL('./tail.ts', import.meta.url));
 
@@ -42,32 +39,19 @@ describe('tail options and format', () => {
 });
 
 describe('tail CLI against a running server', () => {
-  let tp: TestPki;
-  let srv: KubeletServer;
-  let port: number;
+  let ts: TestServer;
   const kubelet = new FakeKubelet();
   const children: ChildProcess[] = [];
   before(async () => {
-    tp = createTestPki();
-    srv = createKubeletServer({
-      kubelet,
-      logger: nullLogger,
-      authorizer: createAuthorizer('AlwaysAllow'),
-      nodeName: 'fake-node',
-      anonymousAuth: false,
-      tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
-    });
-    port = await srv.listen(0, '127.0.0.1');
+    ts = await startTestServer(kubelet);
   });
   after(async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-    await srv.closeStreams();
-    await srv.close(10);
-    tp.cleanup();
+    await ts.close();
   });
 
   function startTail(extra: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', tailMain, '--root-dir', tp.root, '--server', `https://127.0.0.1:${port}`, ...extra], {
+    const child = spawn(process.execPath, ['--import', 'tsx', tailMain, '--root-dir', ts.tp.root, '--server', ts.base, ...extra], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -105,7 +89,7 @@ describe('tail CLI against a running server', () => {
   it('reconnects after the server drops it and prints what it missed', async () => {
     const tail = startTail(['--pod', 'web']);
     await tail.waitFor(/^connected to/, 'err');
-    srv.sockets.io.disconnectSockets(true);
+    ts.srv.sockets.io.disconnectSockets(true);
     await tail.waitFor(/^disconnected \(io server disconnect\)/, 'err');
     const missed = kubelet.events.publish({ type: 'podConfig', pod: { namespace: 'default', name: 'web', uid: 'u1' }, op: 'UPDATE', source: 'file' });
     const line = await tail.waitFor(/UPDATE from file/);

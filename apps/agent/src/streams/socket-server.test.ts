@@ -2,45 +2,28 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { NodeletEvent } from '@nodelet/core/events/types.ts';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { createAuthorizer } from '../servers/auth.ts';
-import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import { FakeKubelet } from '../testing/fake-kubelet.ts';
-import { createTestPki, type TestPki } from '../testing/test-pki.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import type { ClientToServerEvents, HelloPayload, ServerToClientEvents } from './types.ts';
 
-let tp: TestPki;
-let srv: KubeletServer;
-let base: string;
+let ts: TestServer;
 const kubelet = new FakeKubelet();
 const clients: Socket[] = [];
 
 before(async () => {
-  tp = createTestPki();
-  srv = createKubeletServer({
-    kubelet,
-    logger: nullLogger,
-    authorizer: createAuthorizer('AlwaysAllow'),
-    nodeName: 'fake-node',
-    anonymousAuth: false,
-    tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
-  });
-  base = `https://127.0.0.1:${await srv.listen(0, '127.0.0.1')}`;
+  ts = await startTestServer(kubelet);
 });
 after(async () => {
   for (const c of clients) c.disconnect();
-  await srv.closeStreams();
-  await srv.close(10);
-  tp.cleanup();
+  await ts.close();
 });
 
 function client(withCert: boolean, transports: Array<'websocket' | 'polling'>): Socket<ServerToClientEvents, ClientToServerEvents> {
-  const c: Socket<ServerToClientEvents, ClientToServerEvents> = connect(base, {
+  const c: Socket<ServerToClientEvents, ClientToServerEvents> = connect(ts.base, {
     path: '/socket.io',
     transports,
     reconnection: false,
-    ca: tp.pki.ca.certPem,
-    ...(withCert ? { cert: tp.pki.console.certPem, key: tp.pki.console.keyPem } : {}),
+    ...(withCert ? ts.consoleTls : ts.anonymousTls),
   });
   clients.push(c);
   return c;

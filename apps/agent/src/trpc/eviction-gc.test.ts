@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import type { EvictionApi, GcApi, GcResult, PressureState } from '@nodelet/core/eviction/types.ts';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { createAuthorizer } from '../servers/auth.ts';
-import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import { FakeKubelet } from '../testing/fake-kubelet.ts';
-import { tlsEventSource, tlsFetch, type TlsClientOptions } from '../testing/https-client.ts';
-import { createTestPki, type TestPki } from '../testing/test-pki.ts';
-import type { AppRouter } from './router.ts';
+import type { TlsClientOptions } from '../testing/https-client.ts';
+import { startTestServer, trpcTestClient, type TestServer } from '../testing/test-server.ts';
 
 const state = (conditions: PressureState['conditions']): PressureState => ({
   conditions,
@@ -45,44 +40,19 @@ class GcKubelet extends FakeKubelet {
   };
 }
 
-let tp: TestPki;
-let srv: KubeletServer;
-let base: string;
+let ts: TestServer;
 const kubelet = new GcKubelet();
 
 before(async () => {
-  tp = createTestPki();
-  srv = createKubeletServer({
-    kubelet,
-    logger: nullLogger,
-    authorizer: createAuthorizer('AlwaysAllow'),
-    nodeName: 'fake-node',
-    anonymousAuth: true,
-    tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
-  });
-  base = `https://127.0.0.1:${await srv.listen(0, '127.0.0.1')}`;
+  ts = await startTestServer(kubelet, { anonymousAuth: true });
 });
-after(async () => {
-  await srv.closeStreams();
-  await srv.close(10);
-  tp.cleanup();
-});
+after(() => ts.close());
 
-function client(tls: TlsClientOptions) {
-  return createTRPCClient<AppRouter>({
-    links: [
-      splitLink({
-        condition: (op) => op.type === 'subscription',
-        true: httpSubscriptionLink({ url: `${base}/trpc`, EventSource: tlsEventSource(tls) as never }),
-        false: httpBatchLink({ url: `${base}/trpc`, fetch: tlsFetch(tls) }),
-      }),
-    ],
-  });
-}
+const client = (tls: TlsClientOptions) => trpcTestClient(ts.base, tls);
 
 describe('eviction and gc routers', () => {
   it('eviction.state / history / onState', async () => {
-    const c = client({ ca: tp.pki.ca.certPem, cert: tp.pki.console.certPem, key: tp.pki.console.keyPem });
+    const c = client(ts.consoleTls);
     assert.deepEqual((await c.eviction.state.query())?.conditions, ['MemoryPressure']);
     assert.equal((await c.eviction.history.query()).length, 1);
     const got: PressureState[] = [];
@@ -103,7 +73,7 @@ describe('eviction and gc routers', () => {
   });
 
   it('gc mutations run for an authenticated user and return what was removed', async () => {
-    const c = client({ ca: tp.pki.ca.certPem, cert: tp.pki.console.certPem, key: tp.pki.console.keyPem });
+    const c = client(ts.consoleTls);
     assert.deepEqual(await c.gc.images.mutate(), { removed: ['busybox:latest'], freedBytes: 42, errors: [], time: 't' });
     assert.deepEqual((await c.gc.containers.mutate()).removed, []);
     assert.equal((await c.gc.policies.query())?.image.highThresholdPercent, 85);
@@ -111,7 +81,7 @@ describe('eviction and gc routers', () => {
   });
 
   it('anonymous callers (anonymous auth on) may read but not trigger GC', async () => {
-    const anon = client({ ca: tp.pki.ca.certPem });
+    const anon = client(ts.anonymousTls);
     assert.deepEqual((await anon.eviction.state.query())?.conditions, ['MemoryPressure']);
     await assert.rejects(anon.gc.images.mutate(), /garbage collection needs an authenticated user/);
     assert.deepEqual(kubelet.gcCalls, ['images', 'containers']);

@@ -1,55 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import type { NodeletEvent } from '@nodelet/core/events/types.ts';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { createAuthorizer } from '../servers/auth.ts';
-import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
-import { tlsEventSource, tlsFetch, type TlsClientOptions } from '../testing/https-client.ts';
-import { createTestPki, type TestPki } from '../testing/test-pki.ts';
-import type { AppRouter } from './router.ts';
+import type { TlsClientOptions } from '../testing/https-client.ts';
+import { startTestServer, trpcTestClient, type TestServer } from '../testing/test-server.ts';
 
-let tp: TestPki;
-let srv: KubeletServer;
-let base: string;
+let ts: TestServer;
 const kubelet = new FakeKubelet();
 kubelet.pods = [fakePod('default', 'web'), fakePod('kube-system', 'dns')];
 
 before(async () => {
-  tp = createTestPki();
-  srv = createKubeletServer({
-    kubelet,
-    logger: nullLogger,
-    authorizer: createAuthorizer('AlwaysAllow'),
-    nodeName: 'fake-node',
-    anonymousAuth: false,
-    tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
-  });
-  base = `https://127.0.0.1:${await srv.listen(0, '127.0.0.1')}`;
+  ts = await startTestServer(kubelet);
 });
-after(async () => {
-  await srv.closeStreams();
-  await srv.close(10);
-  tp.cleanup();
-});
+after(() => ts.close());
 
-function client(tls: TlsClientOptions) {
-  return createTRPCClient<AppRouter>({
-    links: [
-      splitLink({
-        condition: (op) => op.type === 'subscription',
-        true: httpSubscriptionLink({ url: `${base}/trpc`, EventSource: tlsEventSource(tls) as never }),
-        false: httpBatchLink({ url: `${base}/trpc`, fetch: tlsFetch(tls) }),
-      }),
-    ],
-  });
-}
+const client = (tls: TlsClientOptions) => trpcTestClient(ts.base, tls);
 
 describe('tRPC over https with the console certificate', () => {
   let tls: TlsClientOptions;
   before(() => {
-    tls = { ca: tp.pki.ca.certPem, cert: tp.pki.console.certPem, key: tp.pki.console.keyPem };
+    tls = ts.consoleTls;
   });
 
   it('pods.list, with and without a namespace', async () => {
@@ -115,7 +85,7 @@ describe('tRPC over https with the console certificate', () => {
   });
 
   it('rejects a client without a certificate (401)', async () => {
-    const c = client({ ca: tp.pki.ca.certPem });
+    const c = client(ts.anonymousTls);
     await assert.rejects(c.node.get.query(), (err: Error) => /401|Unauthorized|JSON/i.test(err.message));
   });
 });
