@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { stopRuntimeOf } from '@nodelet/agent/testing/processes.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -84,15 +85,6 @@ export interface StackOptions {
   consoleAgents?: Array<{ name: string; url: string; pkiDir?: string }>;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function stopChild(c: ChildProcess, ms = 15_000): Promise<void> {
   if (c.exitCode !== null || c.signalCode !== null) return;
   c.kill('SIGTERM');
@@ -136,14 +128,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   const stop = async () => {
     for (const c of children.reverse()) await stopChild(c);
-    const pidFile = join(rootDir, 'runtime', 'runtime.pid');
-    if (existsSync(pidFile)) {
-      const pid = Number(readFileSync(pidFile, 'utf8').trim());
-      if (pid > 0 && alive(pid)) {
-        process.kill(pid, 'SIGTERM');
-        await waitUntil('runtime exit', () => !alive(pid), 20_000).catch(() => process.kill(pid, 'SIGKILL'));
-      }
-    }
+    await stopRuntimeOf(rootDir);
     // Processes of the stopped runtime may still be exiting: retry for a few seconds.
     for (let i = 0; i < 20 && removeCgroupTree(cgroupRoot) > 0; i++) await new Promise((r) => setTimeout(r, 250));
     if (!process.env.NODELET_KEEP_E2E_DIR) rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, waitUntil } from '../../e2e/harness.ts';
 import { doRequest, type SimpleResponse, type TlsClientOptions } from '../../apps/agent/src/testing/https-client.ts';
+import { stopRuntimeOf } from '../../apps/agent/src/testing/processes.ts';
 
 export interface AgentProcess {
   dir: string;
@@ -35,15 +36,6 @@ export interface AgentOptions {
   /** --container-runtime-endpoint; undefined = embedded runtime. */
   endpoint?: string;
   args: string[];
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function exited(c: ChildProcess): Promise<void> {
@@ -111,14 +103,7 @@ export async function createAgentProcess(opts: AgentOptions): Promise<AgentProce
     },
     async dispose() {
       await self.stop();
-      const pidFile = join(rootDir, 'runtime', 'runtime.pid');
-      if (!opts.endpoint && existsSync(pidFile)) {
-        const pid = Number(readFileSync(pidFile, 'utf8').trim());
-        if (pid > 0 && alive(pid)) {
-          process.kill(pid, 'SIGTERM');
-          await waitUntil('runtime exit', () => !alive(pid), 20_000).catch(() => process.kill(pid, 'SIGKILL'));
-        }
-      }
+      if (!opts.endpoint) await stopRuntimeOf(rootDir);
       log.end();
       if (!process.env.NODELET_KEEP_CONFORMANCE_DIR) rmSync(dir, { recursive: true, force: true });
     },

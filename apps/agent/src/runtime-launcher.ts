@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '@nodelet/core/util/clock.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
+import { pidAlive as alive } from '@nodelet/core/util/process.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const RUNTIME_MAIN = join(REPO_ROOT, 'packages', 'runtime', 'src', 'main.ts');
@@ -135,15 +136,6 @@ function readPid(file: string): number | undefined {
     return Number.isInteger(n) && n > 0 ? n : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

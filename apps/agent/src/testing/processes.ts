@@ -1,6 +1,9 @@
 /** Helpers for integration tests that start real processes: line readers, free ports, polling, pid cleanup. */
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { pidAlive } from '@nodelet/core/util/process.ts';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -55,14 +58,7 @@ export async function eventually<T>(fn: () => Promise<T | undefined>, timeoutMs:
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const alive = pidAlive;
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once the pid is gone. */
 export async function stopPid(pid: number, graceMs = 20_000): Promise<void> {
@@ -71,4 +67,12 @@ export async function stopPid(pid: number, graceMs = 20_000): Promise<void> {
   const end = Date.now() + graceMs;
   while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
   if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+/** Stops the embedded runtime an agent spawned under `rootDir` (its pid file), if it still runs. */
+export async function stopRuntimeOf(rootDir: string): Promise<void> {
+  const pidFile = join(rootDir, 'runtime', 'runtime.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (pid > 0) await stopPid(pid);
 }
