@@ -1,11 +1,14 @@
 // Starts a real agent (embedded runtime) and the real console as processes on free ports, for e2e tests and
 // benches. Everything lives under a fresh temp directory that stop() removes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, rmdirSync, mkdirSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { removeCgroupTree } from '@nodelet/agent/testing/cgroups.ts';
 import { stopRuntimeOf } from '@nodelet/agent/testing/processes.ts';
+
+export { removeCgroupTree };
 
 export const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -35,36 +38,6 @@ export async function waitUntil(what: string, pred: () => Promise<boolean> | boo
   throw new Error(`timed out after ${ms} ms waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`);
 }
 
-/** Removes the (by now empty) cgroup directories of a stack's cgroup root in every hierarchy; returns how many tops are left. */
-export function removeCgroupTree(root: string): number {
-  const base = '/sys/fs/cgroup';
-  if (!existsSync(base)) return 0;
-  const hierarchies = [base, ...readdirSync(base).map((d) => join(base, d))];
-  let left = 0;
-  for (const h of hierarchies) {
-    const top = join(h, root);
-    if (top !== join(h) && existsSync(top)) {
-      rmdirTree(top);
-      if (existsSync(top)) left++;
-    }
-  }
-  return left;
-}
-
-function rmdirTree(dir: string): void {
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch {
-    return;
-  }
-  for (const e of entries) rmdirTree(join(dir, e));
-  try {
-    rmdirSync(dir);
-  } catch {
-    // busy (processes left) or not a cgroup dir: leave it for the operator to see.
-  }
-}
 
 export interface Stack {
   dir: string;
@@ -130,7 +103,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     for (const c of children.reverse()) await stopChild(c);
     await stopRuntimeOf(rootDir);
     // Processes of the stopped runtime may still be exiting: retry for a few seconds.
-    for (let i = 0; i < 20 && removeCgroupTree(cgroupRoot) > 0; i++) await new Promise((r) => setTimeout(r, 250));
+    for (let i = 0; i < 20 && removeCgroupTree(cgroupRoot).length > 0; i++) await new Promise((r) => setTimeout(r, 250));
     if (!process.env.NODELET_KEEP_E2E_DIR) rmSync(dir, { recursive: true, force: true });
   };
 

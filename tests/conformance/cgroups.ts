@@ -1,5 +1,5 @@
 // Finds pod cgroup directories (pod<uid>, under any kubepods tree of any mounted hierarchy).
-import { existsSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = '/sys/fs/cgroup';
@@ -40,28 +40,5 @@ export function leftoverPodCgroups(uids: string[], cgroupRoot = '/'): string[] {
   return out;
 }
 
-/** Removes a test's private cgroup root (empty dirs only, deepest first) from every hierarchy. */
-export function removeCgroupRoot(cgroupRoot: string): string[] {
-  const failed: string[] = [];
-  if (!cgroupRoot.replaceAll('/', '') || !existsSync(ROOT)) return failed;
-  const rm = (dir: string): void => {
-    for (const n of readdirSync(dir)) {
-      const p = join(dir, n);
-      try {
-        if (statSync(p).isDirectory()) rm(p);
-      } catch {
-        // vanished
-      }
-    }
-    try {
-      rmdirSync(dir);
-    } catch {
-      failed.push(dir);
-    }
-  };
-  for (const top of readdirSync(ROOT)) {
-    const dir = join(ROOT, top, cgroupRoot);
-    if (existsSync(dir)) rm(dir);
-  }
-  return failed;
-}
+/** Removes a test's private cgroup root from every hierarchy; returns what could not be removed. */
+export { removeCgroupTree as removeCgroupRoot } from '../../apps/agent/src/testing/cgroups.ts';

@@ -24,21 +24,31 @@ export function readCgroupFile(controller: string, name: string, file: string): 
   }
 }
 
-/** Removes a cgroup subtree in every mounted hierarchy, deepest first (the test's own cgroup root). */
-export function removeCgroupTree(name: string): void {
+/** Removes a cgroup subtree in every mounted hierarchy, deepest first (a test's own cgroup root); returns the
+ * directories that could not be removed (busy: processes still in them). */
+export function removeCgroupTree(name: string): string[] {
   if (!/^\/[^/]+/.test(name)) throw new Error(`refusing to remove cgroup tree ${name}`);
+  if (!existsSync(V1_ROOT)) return [];
   const roots = existsSync(join(V1_ROOT, 'cgroup.controllers'))
     ? [V1_ROOT]
     : readdirSync(V1_ROOT).map((d) => join(V1_ROOT, d)).filter((d) => statSync(d).isDirectory());
-  for (const r of roots) removeDir(join(r, name));
+  const failed: string[] = [];
+  for (const r of roots) removeDir(join(r, name), failed);
+  return failed;
 }
 
-function removeDir(dir: string): void {
+function removeDir(dir: string, failed: string[]): void {
   if (!existsSync(dir)) return;
-  for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) removeDir(join(dir, e.name));
+  let subdirs: string[] = [];
+  try {
+    subdirs = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return; // vanished
+  }
+  for (const d of subdirs) removeDir(join(dir, d), failed);
   try {
     rmdirSync(dir);
   } catch {
-    /* busy: processes left; reported by the caller's assertions */
+    if (existsSync(dir)) failed.push(dir);
   }
 }
