@@ -1,7 +1,7 @@
 // Issue 5 in the console: the cAdvisor-style pages show a running container's gauges, charts with data,
 // processes and subcontainers; the cAdvisor REST API is reachable through the console.
 import { test, expect, type Locator } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startStack, type Stack } from './harness.ts';
 
@@ -31,7 +31,20 @@ async function points(l: Locator): Promise<number> {
   return Number((await l.getAttribute('data-points')) ?? 0);
 }
 
-test('the pod page shows gauges, charts with data, subcontainers and processes, live', async ({ page }) => {
+/** cgroup v1's per-CPU accounting on this host (else containers' per-core chart says why it is missing). */
+const perCpuV1 = existsSync('/sys/fs/cgroup/cpuacct/cpuacct.usage_percpu');
+
+/** A per-core chart: one line and one legend entry per core, and it keeps receiving points (live). */
+async function expectPerCore(chart: Locator, cores: number): Promise<void> {
+  await expect.poll(() => points(chart), { timeout: 90_000 }).toBeGreaterThan(cores);
+  for (let i = 0; i < cores; i++) await expect(chart.getByTestId(new RegExp(`-legend-cpu${i}$`))).toBeVisible();
+  await expect(chart.getByTestId(new RegExp(`-legend-cpu${cores}$`))).toHaveCount(0);
+  await expect(chart.locator('path[data-series^="cpu"]')).toHaveCount(cores);
+  const before = await points(chart);
+  await expect.poll(() => points(chart), { timeout: 60_000 }).not.toBe(before);
+}
+
+test('the pod page shows gauges, charts with data (per core too), subcontainers and processes, live', async ({ page, request }) => {
   const podName = `burner-${stack.nodeName}`;
   await page.goto(`${stack.consoleUrl}/containers/pods/default/${podName}`);
   const root = page.getByTestId('cadvisor-page');
@@ -50,6 +63,10 @@ test('the pod page shows gauges, charts with data, subcontainers and processes, 
   await expect(page.getByTestId('cadvisor-kind')).toHaveText('container');
   await expect.poll(() => points(page.getByTestId('chart-memory')), { timeout: 90_000 }).toBeGreaterThan(1);
   await expect(page.getByTestId('process-table').getByTestId('process-row').filter({ hasText: 'sh -c' }).first()).toBeVisible();
+  const cores = ((await (await request.get(`${stack.consoleUrl}/api/v1.3/machine`)).json()) as { num_cores: number }).num_cores;
+  const perCore = page.getByTestId('chart-cpu-per-core');
+  if (perCpuV1) await expectPerCore(perCore, cores);
+  else await expect(perCore).toContainText('per-core usage unavailable', { timeout: 90_000 });
 });
 
 test('the node page shows the machine and the cAdvisor REST API answers through the console', async ({ page, request }) => {
@@ -63,4 +80,7 @@ test('the node page shows the machine and the cAdvisor REST API answers through 
   expect(r.status()).toBe(200);
   const body = (await r.json()) as { num_cores?: number };
   expect(body.num_cores).toBeGreaterThan(0);
+  // The machine overview charts the node's CPU per core (root cgroup per-CPU usage, or /proc/stat on v2).
+  await expectPerCore(page.getByTestId('machine-overview').getByTestId('machine-per-core'), body.num_cores ?? 0);
+  await expect(page.getByTestId('chart-cpu-per-core')).toHaveCount(0);
 });

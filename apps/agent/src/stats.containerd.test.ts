@@ -1,8 +1,9 @@
 /**
  * Stats on containerd (root): a busybox container burning CPU under a 200m limit shows that usage in
  * /stats/summary (0 < usageNanoCores ≲ limit) and in /metrics/cadvisor with pod/namespace/container labels; a
- * memory hog over its limit is OOMKilled and its OOMKilling event appears. containerd's cgroups are
- * `<pod cgroup>/<container id>` (the sandbox is `<pod cgroup>/<sandbox id>`).
+ * memory hog over its limit is OOMKilled and its OOMKilling event appears; a container writing 12 MiB into its
+ * root filesystem shows them as rootfs usage (containerd's CRI writable_layer) and an emptyDir volume is
+ * measured. containerd's cgroups are `<pod cgroup>/<container id>` (the sandbox is `<pod cgroup>/<sandbox id>`).
  * Skipped with what to install when containerd cannot start, except under CI=true where that is a failure.
  */
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { createCriClient } from '@nodelet/core';
 import { removeCgroupTree } from './testing/cgroups.ts';
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
+import { checkRootfsAndVolume, fillPod } from './testing/stats-fs-check.ts';
 
 const PACKAGES = 'containerd runc containernetworking-plugins busybox-static catatonit umoci skopeo docker-registry';
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -137,6 +139,11 @@ describe('stats on containerd', { skip }, () => {
     assert.equal((await doRequest(`https://127.0.0.1:${ports.kubelet}/api/v2.0/stats${key}/nope`, tls)).status, 404);
     const quota = body.split('\n').find((l) => l.startsWith('container_spec_cpu_quota{') && l.includes('pod="burn-ctdstats"') && l.includes('container="main"'));
     if (quota) assert.equal(Number(quota.slice(quota.lastIndexOf(' ') + 1)), 20_000);
+  });
+
+  it('the writable layer containerd reports (CRI writable_layer) is rootfs and container_fs_usage_bytes; an emptyDir volume shows', { timeout: 240_000 }, async () => {
+    writeFileSync(join(manifests, 'fill.json'), fillPod('fill', 'localhost/busybox:latest', 12));
+    await checkRootfsAndVolume({ ro, podName: 'fill-ctdstats', rootDir: join(root, 'agent'), rootfsMiB: 12, volumeMiB: 5 });
   });
 
   it('a memory hog over its limit is OOMKilled and the OOMKilling event appears', { timeout: 120_000 }, async () => {

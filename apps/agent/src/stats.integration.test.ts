@@ -18,6 +18,8 @@ import { canManageCgroups, cgroupDir, readCgroupFile, removeCgroupTree } from '.
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
 import { hasPrometheus, startPrometheus } from './testing/prometheus.ts';
+import { checkRootfsAndVolume, fillPod } from './testing/stats-fs-check.ts';
+import { buildBusyboxOciLayout, pushToRegistry, startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/images/testing/build-busybox.ts';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'nodelet-stats-it-'));
@@ -25,6 +27,8 @@ const manifests = join(root, 'manifests');
 const cgRoot = `/nodelet-it-${process.pid}`;
 const asRoot = canManageCgroups();
 const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
+const hasImageTools = ['umoci', 'skopeo', 'docker-registry'].every((b) => spawnSync('sh', ['-c', `command -v ${b}`]).status === 0);
+let registry: LoopbackRegistry | undefined;
 let agent: ChildProcess | undefined;
 let socket: Socket | undefined;
 let ports = { kubelet: 0, ro: 0 };
@@ -71,6 +75,7 @@ before(async () => {
 
 after(async () => {
   socket?.disconnect();
+  await registry?.stop();
   if (agent?.pid && agent.exitCode === null) await stopPid(agent.pid, 5000);
   const pidFile = join(root, 'runtime', 'runtime.pid');
   if (existsSync(pidFile)) await stopPid(Number(readFileSync(pidFile, 'utf8').trim()));
@@ -184,6 +189,20 @@ describe('stats and metrics endpoints', () => {
     assert.equal(readCgroupFile('memory', podCg, 'memory.limit_in_bytes'), String(64 * 1024 * 1024));
     unlinkSync(join(manifests, 'burst.yaml'));
     await eventually(async () => (!existsSync(cgroupDir('memory', podCg)) && !existsSync(cgroupDir('cpu', podCg)) ? true : undefined), 60_000, 'pod cgroup removed');
+  });
+
+  it('measures a container\'s writable layer (rootfs, container_fs_usage_bytes) and an emptyDir volume', {
+    skip: asRoot && hasImageTools ? false : 'needs root (overlayfs writable layer) and umoci, skopeo, docker-registry', timeout: 240_000,
+  }, async () => {
+    const work = join(root, 'images');
+    registry = await startLoopbackRegistry(join(work, 'registry'));
+    const image = await pushToRegistry(await buildBusyboxOciLayout(work), registry.host);
+    writeFileSync(join(manifests, 'fill.json'), fillPod('fill', image, 12));
+    await checkRootfsAndVolume({ ro, podName: 'fill-itest', rootDir: root, rootfsMiB: 12, volumeMiB: 5 });
+    if (hasPromtool) {
+      const out = spawnSync('promtool', ['check', 'metrics'], { input: (await ro('/metrics/cadvisor')).body, encoding: 'utf8' });
+      assert.deepEqual(unexpectedLint(`${out.stdout}\n${out.stderr}`), [], 'container_fs_* lint-clean but for the exception list');
+    }
   });
 
   it('reports OOMKilled for a container over its memory limit', { skip: asRoot ? false : 'needs root and writable cgroups' }, async () => {

@@ -7,6 +7,7 @@ import type { CgroupLayout, HostFs } from '../cm/types.ts';
 import { readOptional } from '../cm/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import { createOomWatcher, type OomWatcherHandle } from '../oom/create-oom-watcher.ts';
+import type { OomScope } from '../oom/oom-watcher.ts';
 import type { OomEvent } from '../oom/types.ts';
 import { parseProcStat } from '../stats/parse.ts';
 import type { Clock } from '../util/clock.ts';
@@ -23,6 +24,8 @@ export interface OomWiringDeps {
   cgroups: () => string[];
   /** uid → pod reference, for events on the pod. */
   podRef: (uid: string) => { namespace: string; name: string; uid: string } | undefined;
+  /** This agent's pod cgroups (its --cgroup-root's kubepods) and pods. */
+  scope?: OomScope;
 }
 
 export async function startOomWiring(deps: OomWiringDeps): Promise<OomWatcherHandle> {
@@ -33,6 +36,7 @@ export async function startOomWiring(deps: OomWiringDeps): Promise<OomWatcherHan
     logger: deps.logger,
     layout: deps.layout,
     cgroups: deps.cgroups,
+    ...(deps.scope ? { scope: deps.scope } : {}),
     ...(stat.btime > 0 ? { bootTimeMs: stat.btime * 1000 } : {}),
     sink: {
       containerOom: (e: OomEvent) => {

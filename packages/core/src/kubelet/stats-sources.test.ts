@@ -55,3 +55,34 @@ test('statsSources: labels, specs, log dirs and network for the pod', () => {
   assert.equal(out.summaryPods[0]?.containers[0]?.logDir, '/logs/ns_p-a_a/app');
   assert.equal(out.list[1]?.parent, '/kubepods/burstable/poda');
 });
+
+test('statsSources: node-local volumes under <rootDir>/pods/<uid>/volumes/<plugin>/<name>, writable layers by container id', () => {
+  const p: V1Pod = {
+    metadata: { uid: 'v', name: 'p-v', namespace: 'ns' },
+    spec: {
+      containers: [{ name: 'app' }],
+      volumes: [
+        { name: 'scratch', emptyDir: {} },
+        { name: 'cfg', configMap: { name: 'c' } },
+        { name: 'tok', secret: { secretName: 's' } },
+        { name: 'all', projected: { sources: [] } },
+        { name: 'info', downwardAPI: {} },
+        { name: 'host', hostPath: { path: '/etc' } },
+        { name: 'claim', persistentVolumeClaim: { claimName: 'pvc' } },
+      ],
+    },
+  };
+  const out = statsSources({
+    pods: [p], status: () => status('v', [container('cv', 'running', 3)]), podCgroup: (x) => podCgroupName(x), podLogsDir: '/var/log/pods', perQos: false,
+    rootDir: '/var/lib/nodelet/', writableLayer: (id) => (id === 'cv' ? { usedBytes: 7, inodesUsed: 2 } : undefined),
+  });
+  const sp = out.summaryPods[0];
+  assert.deepEqual(sp?.volumes, [
+    { name: 'scratch', path: '/var/lib/nodelet/pods/v/volumes/kubernetes.io~empty-dir/scratch' },
+    { name: 'cfg', path: '/var/lib/nodelet/pods/v/volumes/kubernetes.io~configmap/cfg' },
+    { name: 'tok', path: '/var/lib/nodelet/pods/v/volumes/kubernetes.io~secret/tok' },
+    { name: 'all', path: '/var/lib/nodelet/pods/v/volumes/kubernetes.io~projected/all' },
+    { name: 'info', path: '/var/lib/nodelet/pods/v/volumes/kubernetes.io~downward-api/info' },
+  ]);
+  assert.deepEqual(sp?.containers[0]?.writableLayer, { usedBytes: 7, inodesUsed: 2 });
+});

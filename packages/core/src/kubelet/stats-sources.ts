@@ -3,7 +3,7 @@
  * (QoS tree, pods, running containers, system containers), the Summary's pod sources, and the console list.
  * Container cgroups are `<pod cgroup>/<container id>` (cgroupfs layout, as containerd and the embedded runtime).
  */
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1Volume } from '@kubernetes/client-node';
 import { milliCpuToQuota, milliCpuToShares, qosCgroupName, QUOTA_PERIOD } from '../cm/cgroup-name.ts';
 import { resourceConfigForPod } from '../cm/pod-resources.ts';
 import type { ContainerStatus, PodStatus } from '../container/types.ts';
@@ -21,6 +21,31 @@ export interface StatsSourceInput {
   /** QoS tree in use (track kubepods and the QoS cgroups). */
   perQos: boolean;
   system?: { name: 'kubelet' | 'runtime' | 'pods' | 'misc'; cgroup: string; startTimeMs: number }[];
+  /** The runtime's measurement of a container's writable layer (cached per housekeeping interval). */
+  writableLayer?: (containerId: string) => { usedBytes: number; inodesUsed: number } | undefined;
+  /** The kubelet's root dir: volumes live in <rootDir>/pods/<uid>/volumes/<plugin>/<name>. */
+  rootDir?: string;
+}
+
+/** The kubelet's volume plugin directory names of the volume types the node keeps on its own disk. */
+const LOCAL_VOLUME_PLUGINS: [keyof V1Volume, string][] = [
+  ['emptyDir', 'kubernetes.io~empty-dir'],
+  ['configMap', 'kubernetes.io~configmap'],
+  ['secret', 'kubernetes.io~secret'],
+  ['projected', 'kubernetes.io~projected'],
+  ['downwardAPI', 'kubernetes.io~downward-api'],
+];
+
+/** Directories of a pod's node-local volumes (emptyDir, configMap, secret, projected, downwardAPI). */
+export function podVolumeDirs(pod: V1Pod, rootDir: string): { name: string; path: string }[] {
+  const uid = pod.metadata?.uid ?? '';
+  const base = `${rootDir.replace(/\/$/, '')}/pods/${uid}/volumes`;
+  const out: { name: string; path: string }[] = [];
+  for (const v of pod.spec?.volumes ?? []) {
+    const plugin = LOCAL_VOLUME_PLUGINS.find(([k]) => v[k] !== undefined && v[k] !== null)?.[1];
+    if (plugin) out.push({ name: v.name, path: `${base}/${plugin}/${v.name}` });
+  }
+  return out;
 }
 
 export interface StatsSources {
@@ -113,7 +138,9 @@ function addPod(input: StatsSourceInput, pod: V1Pod, out: StatsSources, add: (t:
     const cg = `${podCg}/${c.id.id}`;
     const spec = containerSpec([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].find((x) => x.name === c.name));
     add({ key: cg, cgroup: cg, labels: { name: c.id.id, image: c.image, pod: name, namespace, container: c.name }, startTimeMs: c.startedAt || c.createdAt, ...(spec ? { spec } : {}) }, 'container');
-    return { name: c.name, cgroup: cg, startTime: c.startedAt || c.createdAt, logDir: `${logBase}/${c.name}` };
+    const w = input.writableLayer?.(c.id.id);
+    return { name: c.name, cgroup: cg, startTime: c.startedAt || c.createdAt, logDir: `${logBase}/${c.name}`, ...(w ? { writableLayer: w } : {}) };
   });
-  out.summaryPods.push({ ref: { name, namespace, uid }, startTime, cgroup: podCg, containers });
+  const volumes = input.rootDir !== undefined ? podVolumeDirs(pod, input.rootDir) : [];
+  out.summaryPods.push({ ref: { name, namespace, uid }, startTime, cgroup: podCg, containers, ...(volumes.length ? { volumes } : {}) });
 }

@@ -21,6 +21,9 @@ import { createCgroupStatsReader } from '../stats/cgroup-stats.ts';
 import { createCgroupSampler } from '../stats/sampler.ts';
 import type { CriClient } from '../cri/types.ts';
 import { withCriFallback } from './cri-stats-sampler.ts';
+import { cadvisorFsRows, deviceOf, WritableLayerCache } from './stats-writable-layers.ts';
+import { fsStats } from '../stats/fs-stats.ts';
+import type { FsSample } from '../stats/types.ts';
 import type { Summary } from '../stats/summary-types.ts';
 import type { ContainerSample, DiskUsage, MachineInfo } from '../stats/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -71,6 +74,8 @@ export class NodeStats implements StatsApi {
   private system: { name: 'kubelet' | 'runtime' | 'pods'; cgroup: string; startTimeMs: number }[] = [];
   private readonly cadvisorRegistry = createRegistry();
   private readonly resourceRegistry = createRegistry();
+  private readonly layers: WritableLayerCache | undefined;
+  private imageFs: { device: string; stats: FsSample } | undefined;
 
   constructor(
     private readonly deps: NodeStatsDeps,
@@ -84,6 +89,7 @@ export class NodeStats implements StatsApi {
       status: deps.status,
       active: deps.active,
     });
+    this.layers = deps.cri ? new WritableLayerCache({ cri: deps.cri, logger: deps.logger.child('writable-layers') }) : undefined;
     this.cm.observe = (op, s) => this.kubeletMetrics.metrics.cgroupManagerDuration.observe({ operation_type: op }, s);
   }
 
@@ -102,6 +108,7 @@ export class NodeStats implements StatsApi {
         logger: deps.logger,
         layout,
         du: deps.du,
+        containerFs: (t) => (t.labels?.container && t.labels.name ? cadvisorFsRows(this.layers?.get(t.labels.name), this.imageFs) : undefined),
         summary: {
           nodeName: () => config.nodeName,
           nodeStartTime: () => config.nodeStartTimeMs,
@@ -113,6 +120,7 @@ export class NodeStats implements StatsApi {
       },
       config.housekeeping ?? {},
     );
+    provider.fsUsage.addJob(() => this.refreshFs(provider));
     await provider.start();
     this.provider = provider;
     registerCadvisorCollectors(this.cadvisorRegistry, provider.cadvisorSource());
@@ -148,7 +156,19 @@ export class NodeStats implements StatsApi {
         const p = deps.pods().find((x) => x.metadata?.uid === uid);
         return p ? { namespace: p.metadata?.namespace ?? 'default', name: p.metadata?.name ?? '', uid } : undefined;
       },
+      scope: {
+        podRoots: [joinCgroup(this.config.cgroupRoot, KUBEPODS)],
+        knownPod: (uid) => deps.pods().some((x) => x.metadata?.uid === uid),
+      },
     });
+  }
+
+  /** On the housekeeping interval: the runtime's writable layers and the image filesystem's statfs. */
+  private async refreshFs(provider: StatsProvider): Promise<void> {
+    await this.layers?.refresh();
+    const path = this.config.imageFsPath ?? this.config.rootDir;
+    const s = await fsStats(this.deps.fs, path);
+    this.imageFs = s.ok ? { device: deviceOf(path, provider.machineInfo()?.filesystems ?? []), stats: s.stats } : undefined;
   }
 
   private async findSystemContainers(layout: CgroupLayout): Promise<void> {
@@ -167,6 +187,8 @@ export class NodeStats implements StatsApi {
       ...(this.config.cgroupRoot !== undefined ? { cgroupRoot: this.config.cgroupRoot } : {}),
       perQos: this.cm.qosManaged,
       system: this.system,
+      rootDir: this.config.rootDir,
+      ...(this.layers ? { writableLayer: (id: string) => this.layers?.get(id) } : {}),
     });
   }
 

@@ -8,7 +8,7 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { KmsgFileSource } from './kmsg-source.ts';
 import { MemoryEventsPoller } from './memory-events-poller.ts';
-import { OomWatcher } from './oom-watcher.ts';
+import { OomWatcher, type OomScope } from './oom-watcher.ts';
 import type { KmsgSource, OomSink } from './types.ts';
 
 export interface OomWatcherSetupDeps {
@@ -21,6 +21,8 @@ export interface OomWatcherSetupDeps {
   cgroups: () => string[];
   /** Boot time in epoch ms (from /proc/stat btime × 1000). */
   bootTimeMs?: number;
+  /** Report only kills in this agent's pods (see OomScope). */
+  scope?: OomScope;
   /** Override the kernel log source (tests). */
   source?: KmsgSource;
 }
@@ -34,7 +36,10 @@ export interface OomWatcherHandle {
 export function createOomWatcher(deps: OomWatcherSetupDeps, config: { kmsgPath?: string; pollIntervalMs?: number } = {}): OomWatcherHandle {
   const logger = deps.logger.child('oom-watcher');
   const source = deps.source ?? new KmsgFileSource({ clock: deps.clock, logger }, config.kmsgPath ? { path: config.kmsgPath } : {});
-  const watcher = new OomWatcher({ source, clock: deps.clock, logger, sink: deps.sink, ...(deps.bootTimeMs !== undefined ? { bootTimeMs: deps.bootTimeMs } : {}) });
+  const watcher = new OomWatcher(
+    { source, clock: deps.clock, logger, sink: deps.sink, ...(deps.bootTimeMs !== undefined ? { bootTimeMs: deps.bootTimeMs } : {}) },
+    deps.scope ? { scope: deps.scope } : {},
+  );
   const v2 = deps.layout.driver === 'v2' && deps.layout.unified !== undefined;
   const poller = v2
     ? new MemoryEventsPoller({ fs: deps.fs, clock: deps.clock, unifiedMount: deps.layout.unified as string, cgroups: deps.cgroups, emit: (e) => watcher.ingest(e) }, config.pollIntervalMs ? { intervalMs: config.pollIntervalMs } : {})

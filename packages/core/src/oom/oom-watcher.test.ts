@@ -81,3 +81,38 @@ test('memory.events kills: baseline, one event per new kill, deduplicated agains
     f.cleanup();
   }
 });
+
+test('inScope: kills in another agent\'s pods (other --cgroup-root) are not this agent\'s', async () => {
+  const { inScope } = await import('./oom-watcher.ts');
+  const ev = (taskCgroup: string, podUid?: string): OomEvent => ({ time: 0, pid: 1, processName: 'dd', taskCgroup, oomCgroup: taskCgroup, constraint: 'CONSTRAINT_MEMCG', source: 'kmsg', ...(podUid ? { podUid } : {}) });
+  const known = (uid: string) => uid === 'mine';
+  const cases: { name: string; e: OomEvent; scope?: Parameters<typeof inScope>[1]; want: boolean }[] = [
+    { name: 'no scope: everything', e: ev('/b/kubepods/podx/c', 'x'), want: true },
+    { name: 'under our root', e: ev('/a/kubepods/burstable/podx/c', 'x'), scope: { podRoots: ['/a/kubepods'] }, want: true },
+    { name: 'under another root', e: ev('/b/kubepods/burstable/podx/c', 'x'), scope: { podRoots: ['/a/kubepods'] }, want: false },
+    { name: 'root prefix is not a path prefix', e: ev('/a2/kubepods/podx/c', 'x'), scope: { podRoots: ['/a'] }, want: false },
+    { name: 'another root but a pod we know', e: ev('/b/kubepods/podmine/c', 'mine'), scope: { podRoots: ['/a/kubepods'], knownPod: known }, want: true },
+    { name: 'another root, unknown pod', e: ev('/b/kubepods/podx/c', 'x'), scope: { podRoots: ['/a/kubepods'], knownPod: known }, want: false },
+    { name: 'default root /kubepods vs /b/kubepods', e: ev('/b/kubepods/podx/c', 'x'), scope: { podRoots: ['/kubepods'] }, want: false },
+    { name: 'not a pod (system OOM) always', e: ev('/'), scope: { podRoots: ['/a/kubepods'] }, want: true },
+    { name: 'root "/" owns all', e: ev('/b/kubepods/podx/c', 'x'), scope: { podRoots: ['/'] }, want: true },
+  ];
+  for (const c of cases) assert.equal(inScope(c.e, c.scope), c.want, c.name);
+});
+
+test('a watcher scoped to its cgroup root drops kmsg OOMs of another agent\'s pods', () => {
+  const source = new FakeKmsg();
+  const containerOom: OomEvent[] = [];
+  const w = new OomWatcher({ source, clock: new FakeClock(), logger: nullLogger, sink: { containerOom: (e) => containerOom.push(e) } }, { scope: { podRoots: ['/agent-a/kubepods'] } });
+  w.start();
+  const kill = (root: string, pod: string, pid: number) => {
+    source.emit(pid * 1000, `oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=c,mems_allowed=0,oom_memcg=${root}/kubepods/burstable/pod${pod}/c${pod},task_memcg=${root}/kubepods/burstable/pod${pod}/c${pod},task=dd,pid=${pid},uid=0`);
+    source.emit(pid * 1000 + 1, `Memory cgroup out of memory: Killed process ${pid} (dd) total-vm:1kB`);
+  };
+  kill('/agent-b', 'theirs', 11);
+  kill('/agent-a', 'ours', 12);
+  assert.deepEqual(containerOom.map((e) => e.podUid), ['ours']);
+  assert.deepEqual(w.recent().map((e) => e.pid), [12]);
+  assert.equal(w.oomKilled('ctheirs'), undefined);
+  w.stop();
+});

@@ -22,6 +22,26 @@ export interface OomWatcherConfig {
   keep?: number;
   /** A memory.events kill within this window of a kmsg kill in the same cgroup is the same kill (default 30 s). */
   dedupeWindowMs?: number;
+  /** This agent's pods; kills in other agents' pods (another --cgroup-root on the same host) are dropped. */
+  scope?: OomScope;
+}
+
+/**
+ * Which pod cgroups belong to this agent: those under one of `podRoots` (its '<cgroup-root>/kubepods'),
+ * or of a pod it knows. Absent = every pod cgroup on the host.
+ */
+export interface OomScope {
+  podRoots: string[];
+  knownPod?: (uid: string) => boolean;
+}
+
+const under = (cg: string, root: string) => root === '/' || cg === root || cg.startsWith(`${root.replace(/\/$/, '')}/`);
+
+/** Whether an event is this agent's to report: not a kill inside some other agent's pod. */
+export function inScope(e: OomEvent, scope: OomScope | undefined): boolean {
+  if (!scope || e.podUid === undefined) return true;
+  if (scope.podRoots.some((r) => under(e.taskCgroup, r))) return true;
+  return scope.knownPod?.(e.podUid) ?? false;
 }
 
 /**
@@ -82,6 +102,10 @@ export class OomWatcher {
   /** Delivers an event (kmsg or memory.events). */
   ingest(e: OomEvent): void {
     if (e.source === 'memory.events' && this.seenInKmsg(e)) return;
+    if (!inScope(e, this.config.scope)) {
+      this.deps.logger.debug('OOM kill in a pod of another agent ignored', { pid: e.pid, cgroup: e.taskCgroup, podUid: e.podUid });
+      return;
+    }
     this.events.push(e);
     if (this.events.length > (this.config.keep ?? 100)) this.events.shift();
     this.deps.logger.info('OOM kill', { pid: e.pid, process: e.processName, cgroup: e.taskCgroup, podUid: e.podUid, containerId: e.containerId });

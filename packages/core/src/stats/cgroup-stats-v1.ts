@@ -32,7 +32,7 @@ export class CgroupStatsV1 implements CgroupStatsReader {
     const cfs = parseFlatKeyed(await this.read('cpu', name, 'cpu.stat'));
     const perCpu = parseList(await this.read('cpuacct', name, 'cpuacct.usage_percpu'));
     return {
-      ...(perCpu ? { perCpuNanoseconds: perCpu } : {}),
+      ...(perCpu ? { perCpuNanoseconds: perCpu } : { perCpuUnavailable: { reason: 'PerCpuUnavailable', message: 'cpuacct.usage_percpu missing or unreadable' } }),
       usageNanoseconds: usage,
       userNanoseconds: (stat.user ?? 0) * NS_PER_TICK,
       systemNanoseconds: (stat.system ?? 0) * NS_PER_TICK,

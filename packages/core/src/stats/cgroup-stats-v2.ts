@@ -9,6 +9,8 @@ import { cgroupDir, countRecursive, pidsRecursive } from './cgroup-walk.ts';
 import { parseFlatKeyed, parseSingle } from './parse.ts';
 import type { CgroupStatsReader, CpuSample, MemorySample, ProcessSample } from './types.ts';
 
+export const V2_NO_PER_CPU = { reason: 'PerCpuUnavailable', message: 'cgroup v2 keeps no per-CPU usage (cpu.stat has totals only)' } as const;
+
 export class CgroupStatsV2 implements CgroupStatsReader {
   readonly driver = 'v2' as const;
   constructor(private readonly deps: { fs: HostFs; layout: CgroupLayout }) {}
@@ -34,6 +36,7 @@ export class CgroupStatsV2 implements CgroupStatsReader {
       periods: s.nr_periods ?? 0,
       throttledPeriods: s.nr_throttled ?? 0,
       throttledNanoseconds: (s.throttled_usec ?? 0) * 1000,
+      perCpuUnavailable: V2_NO_PER_CPU,
     };
   }
 

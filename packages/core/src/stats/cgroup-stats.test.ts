@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { makeFixture, V1_HYBRID_MOUNTINFO } from '../cm/testing/cgroup-fixture.ts';
 import { FakeClock } from '../util/clock.ts';
 import { createCgroupStatsReader } from './cgroup-stats.ts';
+import { V2_NO_PER_CPU } from './cgroup-stats-v2.ts';
 import { createCgroupSampler } from './sampler.ts';
 
 const C = '/kubepods/burstable/pod1/cid1';
@@ -33,6 +34,7 @@ test('v1 readers (cpu and cpuacct on separate mounts)', async () => {
     assert.equal(r.driver, 'v1');
     assert.deepEqual(await r.cpu(C), {
       usageNanoseconds: 5e9, userNanoseconds: 3e9, systemNanoseconds: 1.5e9, periods: 40, throttledPeriods: 3, throttledNanoseconds: 2.5e8,
+      perCpuUnavailable: { reason: 'PerCpuUnavailable', message: 'cpuacct.usage_percpu missing or unreadable' },
     });
     assert.deepEqual(await r.memory(C), {
       usageBytes: 104857600, workingSetBytes: 104857600 - 20971520, rssBytes: 52428800, cacheBytes: 41943040, mappedFileBytes: 4096,
@@ -68,6 +70,7 @@ test('v2 readers', async () => {
     assert.equal(r.driver, 'v2');
     assert.deepEqual(await r.cpu(C), {
       usageNanoseconds: 2e9, userNanoseconds: 1.5e9, systemNanoseconds: 5e8, periods: 10, throttledPeriods: 1, throttledNanoseconds: 3e6,
+      perCpuUnavailable: V2_NO_PER_CPU,
     });
     assert.deepEqual(await r.memory(C), {
       usageBytes: 5e7, workingSetBytes: 4e7, rssBytes: 3e7, cacheBytes: 1.5e7, mappedFileBytes: 100, swapBytes: 0, maxUsageBytes: 6e7,
@@ -132,10 +135,52 @@ test('v2: a cgroup whose files vanished reads as absent', async () => {
     assert.equal(await r.cpu(C), undefined, 'no cpu.stat');
     f.write(`/sys/fs/cgroup${C}/cpu.stat`, 'usage_usec 1\n');
     assert.equal((await r.cpu(C))?.perCpuNanoseconds, undefined, 'v2 has no per-core usage');
+    assert.equal((await r.cpu(C))?.perCpuUnavailable?.reason, 'PerCpuUnavailable', 'with a reason');
     assert.equal((await r.memory(C))?.usageBytes, 10);
     assert.equal(await r.memory('/gone'), undefined);
     assert.equal(await r.processes('/gone'), undefined);
   } finally {
     f.cleanup();
+  }
+});
+
+// /proc/stat as captured on these machines (2 vCPU, kernel 6.18), trimmed after the cpu lines.
+const PROC_STAT = `cpu  1020561 6239 350607 827645 6559 0 4639 51572 0 0
+cpu0 506322 3024 173255 423953 1476 0 773 25229 0 0
+cpu1 514238 3214 177352 403692 5083 0 3865 26343 0 0
+intr 18966118 0 0 0
+btime 1763779000
+processes 40000
+procs_running 2
+`;
+
+test('node per-core usage: v1 root cpuacct.usage_percpu; v2 root from /proc/stat cpuN busy ticks; v2 containers say why not', async () => {
+  const cases: { name: string; driver: 'v1' | 'v2'; files: Record<string, string>; cgroup: string; want: number[] | undefined; reason?: string }[] = [
+    {
+      name: 'v1 node', driver: 'v1', cgroup: '/',
+      files: { '/sys/fs/cgroup/cpuacct/cpuacct.usage': '9000\n', '/sys/fs/cgroup/cpuacct/cpuacct.usage_percpu': '4000 5000\n', '/proc/stat': PROC_STAT },
+      want: [4000, 5000],
+    },
+    {
+      name: 'v2 node', driver: 'v2', cgroup: '/',
+      files: { '/sys/fs/cgroup/cpu.stat': 'usage_usec 10\nuser_usec 6\nsystem_usec 4\n', '/proc/stat': PROC_STAT },
+      want: [(506322 + 3024 + 173255 + 773) * 1e7, (514238 + 3214 + 177352 + 3865) * 1e7],
+    },
+    { name: 'v2 node without /proc/stat', driver: 'v2', cgroup: '/', files: { '/sys/fs/cgroup/cpu.stat': 'usage_usec 10\n' }, want: undefined, reason: 'PerCpuUnavailable' },
+    { name: 'v2 container', driver: 'v2', cgroup: C, files: { [`/sys/fs/cgroup${C}/cpu.stat`]: 'usage_usec 10\n', '/proc/stat': PROC_STAT }, want: undefined, reason: 'PerCpuUnavailable' },
+  ];
+  for (const c of cases) {
+    const f = makeFixture(c.driver);
+    try {
+      for (const [p, t] of Object.entries(c.files)) f.write(p, t);
+      const l = await detectCgroupLayout(f.fs);
+      assert.ok(l.ok, c.name);
+      const sampler = createCgroupSampler({ reader: createCgroupStatsReader(f.fs, l.layout), fs: f.fs, clock: new FakeClock(0) });
+      const s = await sampler({ key: c.cgroup, cgroup: c.cgroup });
+      assert.deepEqual(s?.cpu?.perCpuNanoseconds, c.want, c.name);
+      assert.equal(s?.cpu?.perCpuUnavailable?.reason, c.reason, `${c.name}: reason`);
+    } finally {
+      f.cleanup();
+    }
   }
 });

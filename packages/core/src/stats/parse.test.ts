@@ -35,6 +35,8 @@ test('proc files', () => {
   assert.deepEqual(st.cpu, { user: 10, nice: 1, system: 20, idle: 300, iowait: 4, irq: 0, softirq: 2, steal: 0 });
   assert.equal(st.btime, 1763770000);
   assert.equal(st.procsRunning, 3);
+  assert.deepEqual(st.perCpuBusy, [5 + 10 + 1], 'cpu0 busy = user+nice+system+irq+softirq');
+  assert.deepEqual(parseProcStat('cpu 1 1 1 1\ncpu0 1 0 0 9\ncpu2 0 2 0 9 0 1 2 3\n').perCpuBusy, [1, 0, 5], 'offline cpu1 reads as 0');
 });
 
 test('cpuinfo and os-release', () => {

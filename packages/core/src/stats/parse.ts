@@ -70,6 +70,8 @@ export interface ProcStat {
   btime: number;
   processes: number;
   procsRunning: number;
+  /** Busy ticks (user+nice+system+irq+softirq; steal is the hypervisor's, not ours) of each "cpuN" line, indexed by N (offline CPUs: 0). */
+  perCpuBusy: number[];
 }
 
 /** /proc/stat (aggregate cpu line, btime, processes, procs_running). */
@@ -79,12 +81,18 @@ export function parseProcStat(text: string): ProcStat {
     btime: 0,
     processes: 0,
     procsRunning: 0,
+    perCpuBusy: [],
   };
   for (const line of text.split('\n')) {
     const f = line.trim().split(/\s+/);
     if (f[0] === 'cpu') {
       const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f.slice(1).map(Number);
       out.cpu = { user, nice, system, idle, iowait, irq, softirq, steal };
+    } else if (f[0] !== undefined && /^cpu\d+$/.test(f[0])) {
+      const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = f.slice(1).map(Number);
+      const n = Number(f[0].slice(3));
+      while (out.perCpuBusy.length < n) out.perCpuBusy.push(0);
+      out.perCpuBusy[n] = user + nice + system + irq + softirq;
     } else if (f[0] === 'btime') out.btime = Number(f[1]);
     else if (f[0] === 'processes') out.processes = Number(f[1]);
     else if (f[0] === 'procs_running') out.procsRunning = Number(f[1]);

@@ -2,20 +2,22 @@
 import type { HostFs } from '../cm/types.ts';
 import type { Clock } from '../util/clock.ts';
 import { readNetDev } from './net-dev.ts';
-import { memoryFromMeminfo, readMeminfo } from './proc-readers.ts';
-import type { CgroupStatsReader, ContainerSample, TrackedContainer } from './types.ts';
+import { memoryFromMeminfo, readMeminfo, readProcStat } from './proc-readers.ts';
+import { USER_HZ } from './cgroup-stats-v1.ts';
+import type { CgroupStatsReader, ContainerSample, CpuSample, TrackedContainer } from './types.ts';
 
 /** Reads one sample; undefined when the cgroup is gone. */
 export type Sampler = (target: TrackedContainer) => Promise<ContainerSample | undefined>;
 
 export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostFs; clock: Clock; procRoot?: string }): Sampler {
   return async (target) => {
-    const [cpu, cgMemory, processes] = await Promise.all([
+    const [cgCpu, cgMemory, processes] = await Promise.all([
       deps.reader.cpu(target.cgroup),
       deps.reader.memory(target.cgroup),
       // The node's process count comes from /proc/loadavg (Summary rlimit); walking the whole tree is not worth it.
       target.cgroup === '/' ? Promise.resolve(undefined) : deps.reader.processes(target.cgroup),
     ]);
+    const cpu = target.cgroup === '/' && cgCpu && !cgCpu.perCpuNanoseconds ? await nodePerCpu(deps.fs, cgCpu, deps.procRoot) : cgCpu;
     let memory = cgMemory;
     if (!memory && target.cgroup === '/') {
       const mi = await readMeminfo(deps.fs, deps.procRoot);
@@ -35,4 +37,12 @@ export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostF
     }
     return sample;
   };
+}
+
+/** The node's per-core usage where the root cgroup has none (v2): busy ticks of /proc/stat's cpuN lines. */
+export async function nodePerCpu(fs: HostFs, cpu: CpuSample, procRoot?: string): Promise<CpuSample> {
+  const stat = await readProcStat(fs, procRoot);
+  if (!stat || stat.perCpuBusy.length === 0) return cpu;
+  const { perCpuUnavailable: _drop, ...rest } = cpu;
+  return { ...rest, perCpuNanoseconds: stat.perCpuBusy.map((t) => t * (1e9 / USER_HZ)) };
 }

@@ -39,7 +39,8 @@ test('fixture host: tracked containers, pod network namespace, watch stream, sum
     const l = await detectCgroupLayout(f.fs);
     assert.ok(l.ok);
     const clock = new FakeClock();
-    const sp = new StatsProvider({ fs: f.fs, clock, logger: nullLogger, layout: l.layout, du: createNodeDiskUsage(f.root), summary: provider() }, { allowDynamic: false });
+    const containerFs = (t: { labels?: { name?: string } }) => (t.labels?.name === 'cid1' ? [{ device: '/dev/vdb', usageBytes: 12 << 20, limitBytes: 1 << 30, inodesFree: 5, inodes: 9 }] : undefined);
+    const sp = new StatsProvider({ fs: f.fs, clock, logger: nullLogger, layout: l.layout, du: createNodeDiskUsage(f.root), summary: provider(), containerFs }, { allowDynamic: false });
     await sp.start();
     sp.syncTracked([
       { key: POD, cgroup: POD, network: true, labels: { pod: 'p', namespace: 'd' } },
@@ -71,6 +72,8 @@ test('fixture host: tracked containers, pod network namespace, watch stream, sum
     const text = await r.metrics();
     assert.match(text, /container_spec_cpu_shares\{id="\/kubepods\/burstable\/podu1\/cid1",name="cid1",image="",pod="p",namespace="d",container="app"\} 102/);
     assert.match(text, /container_network_receive_bytes_total\{id="\/kubepods\/burstable\/podu1",.*interface="eth0"\} 1700/);
+    assert.match(text, /container_fs_usage_bytes\{id="\/kubepods\/burstable\/podu1\/cid1",.*container="app",device="\/dev\/vdb"\} 12582912/);
+    assert.equal(text.match(/^container_fs_usage_bytes\{/gm)?.length, 1, 'only the container with a writable layer');
     sp.stop();
     assert.equal(clock.pending(), 0);
   } finally {
@@ -88,6 +91,9 @@ test('this host: the node cgroup samples cpu and memory, summary has node fs', a
     const s = await sp.housekeeper.sampleNow(NODE_KEY);
     assert.ok((s?.cpu?.usageNanoseconds ?? 0) > 0, 'root cgroup cpu usage');
     assert.ok((s?.memory?.usageBytes ?? 0) > 0, 'root cgroup memory usage');
+    const perCpu = s?.cpu?.perCpuNanoseconds ?? [];
+    assert.equal(perCpu.length, sp.machineInfo()?.numCores, 'node usage per core (root cpuacct.usage_percpu or /proc/stat)');
+    assert.ok(perCpu.every((n) => n > 0));
     const sum = await sp.summary();
     assert.ok((sum.node.fs?.capacityBytes ?? 0) > 0);
     assert.ok((sum.node.rlimit?.maxpid ?? 0) > 0);

@@ -11,7 +11,8 @@ import { createCgroupStatsReader } from './cgroup-stats.ts';
 import { Housekeeper, type HousekeeperConfig, type SampleListener } from './housekeeper.ts';
 import { readMachineInfo } from './machine-info.ts';
 import { createCgroupSampler, type Sampler } from './sampler.ts';
-import { SummaryBuilder, type SummaryProvider } from './summary-builder.ts';
+import { FsUsageCache } from './fs-usage-cache.ts';
+import { SummaryBuilder, type SummaryPodSource, type SummaryProvider } from './summary-builder.ts';
 import type { Summary } from './summary-types.ts';
 import type { ContainerSample, DiskUsage, MachineInfo, TrackedContainer } from './types.ts';
 
@@ -24,12 +25,29 @@ export interface StatsProviderDeps {
   summary: SummaryProvider;
   /** Override the sampler (tests). */
   sampler?: Sampler;
+  /** Filesystem usage of a tracked container for /metrics/cadvisor (container_fs_*), from cached figures. */
+  containerFs?: (target: TrackedContainer) => CadvisorContainerInfo['fs'];
+}
+
+/** Directories the Summary measures with du: container logs and writable-layer dirs, pod volumes. */
+export function usagePaths(pods: SummaryPodSource[]): string[] {
+  const out: string[] = [];
+  for (const p of pods) {
+    for (const c of p.containers) {
+      if (c.logDir !== undefined) out.push(c.logDir);
+      if (c.rootfsPath !== undefined && !c.writableLayer) out.push(c.rootfsPath);
+    }
+    for (const v of p.volumes ?? []) out.push(v.path);
+  }
+  return out;
 }
 
 export const NODE_KEY = '/';
 
 export class StatsProvider {
   readonly housekeeper: Housekeeper;
+  /** du of logs and volumes (and runtime jobs added by the wiring), on the housekeeping interval. */
+  readonly fsUsage: FsUsageCache;
   private machine: MachineInfo | undefined;
   private readonly builder: SummaryBuilder;
 
@@ -40,11 +58,12 @@ export class StatsProvider {
     const reader = createCgroupStatsReader(deps.fs, deps.layout);
     const sampler = deps.sampler ?? createCgroupSampler({ reader, fs: deps.fs, clock: deps.clock });
     this.housekeeper = new Housekeeper({ clock: deps.clock, sampler, logger: deps.logger.child('housekeeper') }, config);
+    this.fsUsage = new FsUsageCache({ du: deps.du, clock: deps.clock, logger: deps.logger.child('fs-usage'), paths: () => usagePaths(deps.summary.pods()) }, config.intervalMs ?? 10_000);
     this.builder = new SummaryBuilder({
       provider: deps.summary,
       samples: this.housekeeper,
       fs: deps.fs,
-      du: deps.du,
+      du: this.fsUsage.lookup,
       clock: deps.clock,
       memoryCapacityBytes: () => this.machine?.memoryCapacityBytes ?? 0,
     });
@@ -55,10 +74,12 @@ export class StatsProvider {
     this.machine ??= await readMachineInfo(this.deps.fs);
     this.housekeeper.register({ key: NODE_KEY, cgroup: '/', network: true });
     this.housekeeper.start();
+    this.fsUsage.start();
   }
 
   stop(): void {
     this.housekeeper.stop();
+    this.fsUsage.stop();
   }
 
   machineInfo(): MachineInfo | undefined {
@@ -100,6 +121,8 @@ export class StatsProvider {
           const info: CadvisorContainerInfo = { id: t.cgroup, ...t.labels };
           const sample = this.housekeeper.latest(key);
           if (sample) info.sample = sample;
+          const fs = this.deps.containerFs?.(t);
+          if (fs?.length) info.fs = fs;
           if (t.spec || t.startTimeMs !== undefined) info.spec = { ...t.spec, ...(t.startTimeMs !== undefined ? { startTimeMs: t.startTimeMs } : {}) };
           return [info];
         }),

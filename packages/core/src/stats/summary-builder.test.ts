@@ -73,6 +73,10 @@ test('Summary from samples, statfs and du', async () => {
     assert.equal(c?.memory?.availableBytes, 8000);
     assert.equal(c?.logs?.usedBytes, 4096);
     assert.equal(c?.rootfs?.usedBytes, 8192);
+    const fromRuntime = await b.container({ name: 'w', cgroup: '/x', startTime: T0, rootfsPath: '/rootfs', writableLayer: { usedBytes: 5 << 20, inodesUsed: 4 } });
+    assert.equal(fromRuntime.rootfs?.usedBytes, 5 << 20, "the runtime's writable layer wins over a du of rootfsPath");
+    assert.equal(fromRuntime.rootfs?.inodesUsed, 4);
+    assert.ok((fromRuntime.rootfs?.capacityBytes ?? 0) > 0, 'capacity from the imagefs statfs');
     const only = b.cpuAndMemory();
     assert.equal(only.pods[0]?.containers[0]?.memory?.workingSetBytes, 2000);
     assert.equal(only.node.fs, undefined);

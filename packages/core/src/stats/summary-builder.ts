@@ -19,8 +19,10 @@ export interface SummaryContainerSource {
   startTime: number;
   /** Directory holding the container's log files (/var/log/pods/<ns>_<name>_<uid>/<container>). */
   logDir?: string;
-  /** The container's writable layer, when the runtime exposes it. */
+  /** The container's writable layer as a directory to du, when the runtime exposes it. */
   rootfsPath?: string;
+  /** The writable layer as the runtime measured it (CRI ContainerStats.writableLayer); wins over rootfsPath. */
+  writableLayer?: { usedBytes: number; inodesUsed: number };
 }
 
 export interface SummaryPodSource {
@@ -119,8 +121,12 @@ export class SummaryBuilder {
   async container(c: SummaryContainerSource): Promise<ContainerStats> {
     const p = this.deps.provider;
     const out: ContainerStats = { name: c.name, startTime: iso(c.startTime), ...this.cpuMem(c.cgroup) };
-    const rootfs = c.rootfsPath !== undefined ? await this.fsOf(p.imageFsPath(), c.rootfsPath) : await this.fsOf(p.imageFsPath());
-    if (rootfs) out.rootfs = c.rootfsPath !== undefined ? rootfs : { ...rootfs, usedBytes: 0, inodesUsed: 0 };
+    const w = c.writableLayer;
+    const rootfs = c.rootfsPath !== undefined && !w ? await this.fsOf(p.imageFsPath(), c.rootfsPath) : await this.fsOf(p.imageFsPath());
+    if (rootfs) {
+      if (w) out.rootfs = { ...rootfs, usedBytes: w.usedBytes, inodesUsed: w.inodesUsed };
+      else out.rootfs = c.rootfsPath !== undefined ? rootfs : { ...rootfs, usedBytes: 0, inodesUsed: 0 };
+    }
     if (c.logDir !== undefined) {
       const logs = await this.fsOf(p.nodeFsPath(), c.logDir);
       if (logs) out.logs = logs;

@@ -14,8 +14,13 @@ export interface CpuSample {
   periods: number;
   throttledPeriods: number;
   throttledNanoseconds: number;
-  /** Cumulative CPU time per core, ns (cpuacct.usage_percpu on v1; absent on v2, which has no per-core figure). */
+  /**
+   * Cumulative CPU time per core, ns: cpuacct.usage_percpu on v1; for the node on v2 the busy time of
+   * /proc/stat's cpuN lines. Absent for containers on v2 (no per-CPU accounting in cgroupfs), see perCpuUnavailable.
+   */
   perCpuNanoseconds?: number[];
+  /** Why perCpuNanoseconds is absent (reason 'PerCpuUnavailable'). */
+  perCpuUnavailable?: { reason: string; message: string };
 }
 
 export interface MemorySample {

@@ -17,11 +17,44 @@ export interface ContainerSample extends CgroupSample {
   writableMount: string;
 }
 
-/** Samples containers from their cgroups (or /proc) and keeps the previous CPU reading for rates. */
+/** A writable layer's usage as last walked (Date.now() ms). */
+interface WritableUsage {
+  bytes: number;
+  inodes: number;
+  at: number;
+}
+
+/**
+ * Samples containers from their cgroups (or /proc) and keeps the previous CPU reading for rates. The
+ * writable layer (the container's upper directory) is walked like du (allocated blocks) at most once per
+ * `writableTtlMs`: a stats call answers from the cache and a stale entry is re-walked in the background,
+ * so a scrape never pays for the walk (the first sample of a container walks it, while it is still small).
+ */
 export class StatsSampler {
   private readonly last = new Map<string, { ts: number; cpu: number }>();
+  private readonly writable = new Map<string, WritableUsage>();
+  private readonly walking = new Set<string>();
 
-  constructor(private readonly ctx: RuntimeContext) {}
+  constructor(
+    private readonly ctx: RuntimeContext,
+    private readonly writableTtlMs = 10_000,
+  ) {}
+
+  private writableUsage(id: string, upper: string): WritableUsage {
+    const now = Date.now();
+    let u = this.writable.get(id);
+    if (!u) {
+      u = { ...dirUsage(upper, { allocated: true }), at: now };
+      this.writable.set(id, u);
+    } else if (now - u.at >= this.writableTtlMs && !this.walking.has(id)) {
+      this.walking.add(id);
+      setImmediate(() => {
+        this.walking.delete(id);
+        if (this.writable.has(id)) this.writable.set(id, { ...dirUsage(upper, { allocated: true }), at: Date.now() });
+      });
+    }
+    return u;
+  }
 
   sample(rec: ContainerRecord): ContainerSample | undefined {
     const running = rec.state === 'CONTAINER_RUNNING';
@@ -29,7 +62,7 @@ export class StatsSampler {
     const base = fromCg ?? (running && rec.pid ? procTreeSample(rec.pid) : undefined);
     const ts = nowNs();
     const upper = join(containerDir(this.ctx, rec.id), 'upper');
-    const usage = dirUsage(upper);
+    const usage = this.writableUsage(rec.id, upper);
     const zero: CgroupSample = { cpuUsageNs: 0, memoryUsageBytes: 0, workingSetBytes: 0, rssBytes: 0, pageFaults: 0, majorPageFaults: 0 };
     const s = base ?? zero;
     const prev = this.last.get(rec.id);
@@ -45,11 +78,16 @@ export class StatsSampler {
 
   forget(id: string): void {
     this.last.delete(id);
+    this.writable.delete(id);
   }
 }
 
-/** Bytes and inodes under a directory (the container's writable layer; small by nature). */
-export function dirUsage(dir: string, limit = 100_000): { bytes: number; inodes: number } {
+/**
+ * Bytes and inodes under a directory (the container's writable layer). `allocated` counts allocated blocks
+ * (du) instead of apparent sizes; `limit` caps the inodes visited.
+ */
+export function dirUsage(dir: string, opts: { allocated?: boolean; limit?: number } = {}): { bytes: number; inodes: number } {
+  const limit = opts.limit ?? 100_000;
   let bytes = 0;
   let inodes = 0;
   const stack = [dir];
@@ -65,7 +103,7 @@ export function dirUsage(dir: string, limit = 100_000): { bytes: number; inodes:
       try {
         const st = lstatSync(join(d, n));
         inodes++;
-        bytes += st.size;
+        bytes += opts.allocated ? st.blocks * 512 : st.size;
         if (st.isDirectory()) stack.push(join(d, n));
       } catch {
         /* raced */

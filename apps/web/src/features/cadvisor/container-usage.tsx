@@ -96,8 +96,7 @@ export function ContainerUsage({ container, list, machine }: { container: StatsC
         </div>
         <Isolation c={container} machine={machine} />
       </Panel>
-      <UsageCharts samples={series.samples} fsPoints={fs.points} fsLabel={inPod ? (container.kind === 'container' ? 'rootfs' : 'ephemeral storage') : 'nodefs'} hasFs={!!fsCap} />
-      <p className="muted small">Per-core CPU is not sampled by the agent (cgroup usage only); CPU is shown in total and user/system.</p>
+      <UsageCharts samples={series.samples} fsPoints={fs.points} fsLabel={inPod ? (container.kind === 'container' ? 'rootfs' : 'ephemeral storage') : 'nodefs'} hasFs={!!fsCap} perCore={container.kind !== 'node'} />
       <Panel title={`Subcontainers (${children.length})`}>
         <Subcontainers rows={rankSubcontainers(children, childSamples, rankBy)} rankBy={rankBy} onRank={setRankBy} />
       </Panel>

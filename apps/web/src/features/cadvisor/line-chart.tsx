@@ -3,7 +3,7 @@ import { linePath, niceScale, type Point } from './stats-math.ts';
 
 export interface ChartSeries {
   name: string;
-  /** CSS class suffix for the colour (series-0 … series-3). */
+  /** Colour index: CSS class series-0 … series-3, then the inline palette below (per-core charts). */
   color: number;
   points: readonly Point[];
 }
@@ -13,6 +13,11 @@ function lastXY(d: string): [number, number] | undefined {
   const m = /([\d.]+) ([\d.]+)$/.exec(d);
   return m ? [Number(m[1]), Number(m[2])] : undefined;
 }
+
+/** Colours past the stylesheet's four series classes (cycled). */
+const EXTRA = ['#0891b2', '#dc2626', '#65a30d', '#db2777', '#4f46e5', '#ca8a04', '#0d9488', '#7c3aed'];
+const colorClass = (c: number) => `series-${c < 4 ? c : 'x'}`;
+const colorStyle = (c: number, prop: 'stroke' | 'background' | 'fill') => (c < 4 ? undefined : { [prop]: EXTRA[(c - 4) % EXTRA.length] });
 
 const W = 560;
 const H = 170;
@@ -44,8 +49,8 @@ export function LineChart({ title, series, format, testId, windowMs = 240_000, n
         <strong>{title}</strong>
         <span className="legend">
           {series.map((s) => (
-            <span key={s.name} className="legend-item">
-              <span className={`swatch series-${s.color}`} aria-hidden /> {s.name}{' '}
+            <span key={s.name} className="legend-item" data-testid={`${testId}-legend-${s.name}`}>
+              <span className={`swatch ${colorClass(s.color)}`} style={colorStyle(s.color, 'background')} aria-hidden /> {s.name}{' '}
               <span className="muted">{s.points.length ? format(s.points[s.points.length - 1]!.v) : '—'}</span>
             </span>
           ))}
@@ -72,8 +77,8 @@ export function LineChart({ title, series, format, testId, windowMs = 240_000, n
             const end = lastXY(d);
             return d ? (
               <g key={s.name}>
-                <path className={`line series-${s.color}`} d={d} />
-                {end ? <circle className={`dot series-${s.color}`} cx={end[0]} cy={end[1]} r={2.5} /> : null}
+                <path className={`line ${colorClass(s.color)}`} style={colorStyle(s.color, 'stroke')} d={d} data-series={s.name} />
+                {end ? <circle className={`dot ${colorClass(s.color)}`} style={colorStyle(s.color, 'fill')} cx={end[0]} cy={end[1]} r={2.5} /> : null}
               </g>
             ) : null;
           })}

@@ -1,8 +1,19 @@
+'use client';
 import type { CgroupStatus, MachineInfo } from '../../lib/api-types.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { Panel } from '../../lib/ui.tsx';
+import { useNow } from '../../lib/use-now.ts';
+import { PerCoreChart } from './per-core-chart.tsx';
+import { useSampleSeries } from './use-stats.ts';
 
-/** The machine (cAdvisor's /api/v1.3/machine) with the node's capacity and allocatable. */
+/** The node's CPU per core, live (the node's samples: the root cgroup's per-CPU usage or /proc/stat). */
+function NodePerCore() {
+  const series = useSampleSeries('/');
+  const now = useNow(2_000);
+  return <PerCoreChart samples={series.samples} now={now} testId="machine-per-core" title="Node CPU per core (cores)" />;
+}
+
+/** The machine (cAdvisor's /api/v1.3/machine) with the node's capacity and allocatable, and its CPU per core. */
 export function MachineOverview({ machine, cgroups }: { machine: MachineInfo | null | undefined; cgroups: CgroupStatus | null | undefined }) {
   if (!machine) return null;
   const a = cgroups?.allocatable;
@@ -42,6 +53,7 @@ export function MachineOverview({ machine, cgroups }: { machine: MachineInfo | n
           <dd className="small">{machine.interfaces.map((i) => i.name).join(', ') || '—'}</dd>
         </dl>
       </div>
+      <NodePerCore />
     </Panel>
   );
 }

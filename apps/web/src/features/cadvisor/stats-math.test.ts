@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContainerSample } from '../../lib/api-types.ts';
-import { counterRate, cpuSeries, gaugeArc, gaugeText, gaugeTone, linePath, memorySeries, mergeSamples, networkSeries, niceScale, usageFraction } from './stats-math.ts';
+import { counterRate, cpuSeries, gaugeArc, gaugeText, gaugeTone, linePath, memorySeries, mergeSamples, networkSeries, niceScale, perCoreSeries, usageFraction } from './stats-math.ts';
 
 const cpu = (usage: number, user = 0, system = 0) => ({
   usageNanoseconds: usage, userNanoseconds: user, systemNanoseconds: system, periods: 0, throttledPeriods: 0, throttledNanoseconds: 0,
@@ -89,4 +89,13 @@ test('usageFraction, gaugeTone and gaugeArc', () => {
 test('gaugeText', () => {
   const cases: Array<[number | undefined, string]> = [[undefined, '—'], [0, '0%'], [0.004, '<1%'], [0.5, '50%'], [0.996, '100%']];
   for (const [f, want] of cases) assert.equal(gaugeText(f), want, String(f));
+});
+
+test('perCoreSeries: one rate series per core; the reason when the agent has no per-core figure', () => {
+  const pc = (time: number, perCpu: number[]): ContainerSample => ({ time, cpu: { ...cpu(perCpu.reduce((a, b) => a + b, 0)), perCpuNanoseconds: perCpu } });
+  const got = perCoreSeries([pc(0, [0, 0]), pc(1_000, [1e9, 25e7]), pc(2_000, [15e8, 75e7])]);
+  assert.deepEqual(got, { cores: [[{ t: 1_000, v: 1 }, { t: 2_000, v: 0.5 }], [{ t: 1_000, v: 0.25 }, { t: 2_000, v: 0.5 }]] });
+  const why = { reason: 'PerCpuUnavailable', message: 'cgroup v2 keeps no per-CPU usage' };
+  assert.deepEqual(perCoreSeries([{ time: 0, cpu: { ...cpu(1), perCpuUnavailable: why } }]), { cores: [], unavailable: why.message });
+  assert.deepEqual(perCoreSeries([{ time: 0 }]), { cores: [] });
 });

@@ -61,6 +61,14 @@ export function cpuSeries(samples: readonly ContainerSample[]): CpuSeries {
   };
 }
 
+/** Cores per second of each core (one series per core, from perCpuNanoseconds), or why there is none. */
+export function perCoreSeries(samples: readonly ContainerSample[]): { cores: Point[][]; unavailable?: string } {
+  const n = samples.reduce((m, s) => Math.max(m, s.cpu?.perCpuNanoseconds?.length ?? 0), 0);
+  const cores = Array.from({ length: n }, (_, i) => counterRate(samples, (s) => s.cpu?.perCpuNanoseconds?.[i], NS_PER_CORE_SECOND));
+  const why = [...samples].reverse().find((s) => s.cpu?.perCpuUnavailable)?.cpu?.perCpuUnavailable;
+  return n === 0 && why ? { cores, unavailable: why.message } : { cores };
+}
+
 export function memorySeries(samples: readonly ContainerSample[]): { usage: Point[]; workingSet: Point[] } {
   const usage: Point[] = [];
   const workingSet: Point[] = [];

@@ -4,12 +4,16 @@ import type { ContainerSample } from '../../lib/api-types.ts';
 import { formatBytes, formatCores } from '../../lib/format.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { LineChart } from './line-chart.tsx';
+import { PerCoreChart } from './per-core-chart.tsx';
 import { cpuSeries, memorySeries, networkSeries, type Point } from './stats-math.ts';
 
 const rate = (v: number) => `${formatBytes(v)}/s`;
 
-/** CPU (total, user, system), memory (usage vs working set), network (rx/tx) and filesystem charts. */
-export function UsageCharts({ samples, fsPoints, fsLabel, hasFs }: { samples: readonly ContainerSample[]; fsPoints: readonly Point[]; fsLabel: string; hasFs: boolean }) {
+/**
+ * CPU (total, user, system; per core unless `perCore` is false — the node page has it in the machine
+ * overview), memory (usage vs working set), network (rx/tx) and filesystem charts.
+ */
+export function UsageCharts({ samples, fsPoints, fsLabel, hasFs, perCore = true }: { samples: readonly ContainerSample[]; fsPoints: readonly Point[]; fsLabel: string; hasFs: boolean; perCore?: boolean }) {
   const now = useNow(2_000);
   const cpu = useMemo(() => cpuSeries(samples), [samples]);
   const mem = useMemo(() => memorySeries(samples), [samples]);
@@ -22,6 +26,7 @@ export function UsageCharts({ samples, fsPoints, fsLabel, hasFs }: { samples: re
         { name: 'user', color: 1, points: cpu.user },
         { name: 'system', color: 2, points: cpu.system },
       ]} />
+      {perCore ? <PerCoreChart samples={samples} now={now} testId="chart-cpu-per-core" /> : null}
       <LineChart title="Memory" testId="chart-memory" now={now} format={formatBytes} series={[
         { name: 'usage', color: 0, points: mem.usage },
         { name: 'working set', color: 3, points: mem.workingSet },
