@@ -5,22 +5,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
+import { staticPodYaml } from '@nodelet/agent/testing/api-node.ts';
 import { startStack, type Stack } from './harness.ts';
 
 let api: ApiServerDouble;
 let a: Stack;
 let b: Stack;
-
-const staticPod = (name: string) => `apiVersion: v1
-kind: Pod
-metadata: { name: ${name}, namespace: default }
-spec:
-  containers:
-    - name: main
-      image: nodelet.local/host:latest
-      imagePullPolicy: Never
-      command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
-`;
 
 test.beforeAll(async () => {
   api = await startApiServerDouble();
@@ -34,7 +24,7 @@ test.beforeAll(async () => {
     nodeName: 'e2e-multi-a',
     consoleAgents: [{ name: 'b', url: `https://127.0.0.1:${b.ports.kubelet}`, pkiDir: join(b.rootDir, 'pki') }],
   });
-  writeFileSync(join(b.manifests, 'web.yaml'), staticPod('web'));
+  writeFileSync(join(b.manifests, 'web.yaml'), staticPodYaml('web'));
 });
 
 test.afterAll(async () => {

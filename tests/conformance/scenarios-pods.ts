@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { before, describe, it } from 'node:test';
 import type { V1PodSpec } from '@kubernetes/client-node';
 import type { SuiteContext } from './suite.ts';
+import { findCniBinDir } from '@nodelet/runtime/network/cni.ts';
 import { bareId, containerStatus as cs, ctr, logs, waitPod, writePod } from './pods.ts';
 
 const LOOP = 'while true; do sleep 0.2; done';
@@ -138,12 +139,22 @@ export function definePodScenarios(ctx: SuiteContext): void {
       const hn = await ifaces('hostnet');
       assert.ok(hostIfaces.some((n) => hn.includes(n)), `hostNetwork pod sees the host's interfaces: ${hn.join(',')}`);
       const pn = await ifaces('net');
+      // Both runtimes: a hostNetwork pod has the node's IP (containerd reports none; the kubelet fills it in), and
+      // every pod carries the node's IP as hostIP.
+      const nodeIps = Object.values(networkInterfaces()).flat().map((x) => x?.address);
+      assert.ok(host.status?.podIP && nodeIps.includes(host.status.podIP), `hostNetwork pod IP ${host.status?.podIP} is a node address`);
+      assert.equal(host.status?.podIP, host.status?.hostIP);
+      assert.equal(net.status?.hostIP, host.status?.hostIP);
       if (ctx.rt.name === 'containerd') {
         assert.deepEqual([...pn].sort(), ['eth0', 'lo']);
         assert.match(net.status?.podIP ?? '', /^10\.88\./);
         assert.notEqual(host.status?.podIP, net.status?.podIP);
+      } else if (process.getuid?.() === 0 && findCniBinDir()) {
+        assert.deepEqual([...pn].sort(), ['eth0', 'lo'], 'the embedded runtime as root with CNI plugins: a bridge veth');
+        assert.match(net.status?.podIP ?? '', /^10\.89\./);
       } else {
-        assert.deepEqual(pn, ['lo'], 'the embedded runtime has no CNI: a private netns with loopback only');
+        assert.deepEqual(pn, ['lo'], 'the embedded runtime without root or CNI plugins: a private netns with loopback only');
+        assert.equal(net.status?.podIP, undefined);
       }
     });
 

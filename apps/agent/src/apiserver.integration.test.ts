@@ -9,11 +9,12 @@
  * and that renewTime + leaseDurationSeconds has passed, which is what makes the controller mark it NotReady).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Lease, V1Node, V1Pod } from '@kubernetes/client-node';
-import { startApiServerDouble, type ApiServerDouble, type KubeObject } from '@nodelet/apiserver-double';
+import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
+import { boundPod, staticPodYaml, writeStaticPod } from './testing/api-node.ts';
 import { call, nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';
 
@@ -23,29 +24,8 @@ let a: NodeAgent;
 let b: NodeAgent;
 const viewerToken = 'viewer-token-0123456789';
 
-const staticPod = `apiVersion: v1
-kind: Pod
-metadata: { name: st, namespace: default }
-spec:
-  containers:
-    - name: main
-      image: nodelet.local/host:latest
-      imagePullPolicy: Never
-      command: ["sh", "-c", "trap 'exit 0' TERM; echo static up; while true; do sleep 1; done"]
-`;
-
-function pod(name: string, node: string, text: string): KubeObject & { spec: Record<string, unknown> } {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      nodeName: node,
-      terminationGracePeriodSeconds: 5,
-      containers: [{ name: 'c', image: 'nodelet.local/host:latest', imagePullPolicy: 'Never', command: ['sh', '-c', `trap 'exit 0' TERM; echo ${text}; while true; do sleep 1; done`] }],
-    },
-  };
-}
+const staticPod = staticPodYaml('st', { script: "trap 'exit 0' TERM; echo static up; while true; do sleep 1; done" });
+const pod = (name: string, node: string, text: string) => boundPod(name, node, { graceSeconds: 5, script: `trap 'exit 0' TERM; echo ${text}; while true; do sleep 1; done` });
 
 const admin = () => ({ headers: { Authorization: `Bearer ${api.adminToken}` }, ca: api.ca });
 const getPod = (name: string) => api.store.get('pods', 'default', name) as V1Pod | undefined;
@@ -66,9 +46,7 @@ before(async () => {
     return f;
   };
   a = await nodeAgent('node-a', (root) => {
-    const manifests = join(root, 'manifests');
-    mkdirSync(manifests, { recursive: true });
-    writeFileSync(join(manifests, 'st.yaml'), staticPod);
+    const manifests = writeStaticPod(root, 'st', staticPod);
     return ['--config', config(root), '--kubeconfig', api.kubeconfigFor('node-a', { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
       '--client-ca-file', caFile, '--authorization-mode', 'Webhook', '--authentication-token-webhook', '--pod-manifest-path', manifests, '--node-labels', 'tier=a', '--cgroups-per-qos=false'];
   });

@@ -9,58 +9,25 @@
  *   the Node's MemoryPressure condition is True (KubeletHasInsufficientMemory).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
-import { startApiServerDouble, type ApiServerDouble, type KubeObject } from '@nodelet/apiserver-double';
-import { call, nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
+import type { ApiServerDouble } from '@nodelet/apiserver-double';
+import { boundPod, startApiNode } from './testing/api-node.ts';
+import { call, type NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';
 
 let api: ApiServerDouble;
 let agent: NodeAgent;
 
-const staticPod = `apiVersion: v1
-kind: Pod
-metadata: { name: st, namespace: default }
-spec:
-  containers:
-    - name: main
-      image: nodelet.local/host:latest
-      imagePullPolicy: Never
-      command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]
-`;
-
-function pod(name: string, resources: Record<string, Record<string, string>>): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      nodeName: 'node-e',
-      terminationGracePeriodSeconds: 2,
-      containers: [{ name: 'c', image: 'nodelet.local/host:latest', imagePullPolicy: 'Never', resources, command: ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"] }],
-    },
-  };
-}
-
+const pod = (name: string, resources: Record<string, Record<string, string>>) => boundPod(name, 'node-e', { resources });
 const getPod = (name: string) => api.store.get('pods', 'default', name) as V1Pod | undefined;
 
 before(async () => {
-  api = await startApiServerDouble({ kubeletPreferredAddressTypes: ['InternalIP'] });
-  agent = await nodeAgent('node-e', (root) => {
-    const manifests = join(root, 'manifests');
-    mkdirSync(manifests, { recursive: true });
-    writeFileSync(join(manifests, 'st.yaml'), staticPod);
-    const cfg = join(root, 'kubelet-config.yaml');
-    writeFileSync(cfg, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 2s\nfileCheckFrequency: 1s\nauthorization: { mode: AlwaysAllow }\n');
-    return ['--config', cfg, '--kubeconfig', api.kubeconfigFor('node-e', { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
-      '--pod-manifest-path', manifests, '--housekeeping-interval', '1s',
-      // Soft, not hard: a hard memory threshold is subtracted from node allocatable (0 here), which would refuse
-      // every pod with a memory request at admission, as the kubelet does.
-      '--eviction-soft=memory.available<1000Ti', '--eviction-soft-grace-period=memory.available=0s'];
-  });
-  await agent.start();
+  // Soft, not hard: a hard memory threshold is subtracted from node allocatable (0 here), which would refuse
+  // every pod with a memory request at admission, as the kubelet does.
+  ({ api, agent } = await startApiNode('node-e', { args: () => ['--eviction-soft=memory.available<1000Ti', '--eviction-soft-grace-period=memory.available=0s'] }));
 });
 
 after(async () => {

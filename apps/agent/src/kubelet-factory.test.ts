@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { flagDefaults } from './config/defaults.ts';
-import { coreKubeletConfig } from './kubelet-factory.ts';
+import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { coreKubeletConfig, imageFsMountpoint } from './kubelet-factory.ts';
 
 describe('coreKubeletConfig', () => {
   it('maps the agent configuration onto createKubelet config', () => {
@@ -36,5 +37,28 @@ describe('coreKubeletConfig', () => {
     });
     assert.match(c.kubeletVersion, /^v\d+\.\d+\.\d+/);
     assert.equal('manifestUrl' in c, false);
+  });
+});
+
+describe('imageFsMountpoint: imagefs from CRI ImageFsInfo', () => {
+  const fsInfo = (mountpoint?: string) => ({ imageFilesystems: mountpoint === undefined ? [] : [{ fsId: { mountpoint } }], containerFilesystems: [] });
+  const cases: Array<{ name: string; answer: () => Promise<unknown>; want: string | undefined }> = [
+    { name: 'containerd names its snapshotter dir', answer: async () => fsInfo('/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs'), want: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' },
+    { name: 'no image filesystem: fall back', answer: async () => fsInfo(), want: undefined },
+    { name: 'empty mountpoint: fall back', answer: async () => fsInfo(''), want: undefined },
+    { name: 'the call fails: fall back', answer: async () => { throw new Error('UNIMPLEMENTED'); }, want: undefined },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const warned: string[] = [];
+      const logger = { ...nullLogger, warn: (msg: string) => void warned.push(msg) };
+      const cri = { imageFsInfo: c.answer } as unknown as Parameters<typeof imageFsMountpoint>[0];
+      assert.equal(await imageFsMountpoint(cri, logger), c.want);
+      assert.equal(warned.length, c.want === undefined ? 1 : 0);
+    });
+  }
+  it('coreKubeletConfig takes it as stats.imageFsPath', () => {
+    const c = coreKubeletConfig({ ...flagDefaults(), nodeName: 'n1', rootDir: '/r', crashLoopBackOff: { initialMs: 1, maxMs: 2 }, podLogsDir: '/r/logs' }, 'unix:///c.sock', '/ctd/root/snap');
+    assert.equal(c.stats?.imageFsPath, '/ctd/root/snap');
   });
 });

@@ -9,6 +9,7 @@ import type { KubeletConfig, KubeletDeps } from '@nodelet/core/kubelet/config.ts
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Clock } from '@nodelet/core/util/clock.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { CriClient } from '@nodelet/core/cri/types.ts';
 import type { AgentConfig } from './config/types.ts';
 import { KUBELET_VERSION } from './config/types.ts';
 import { coreEvictionConfig } from './config/eviction-config.ts';
@@ -33,8 +34,11 @@ export interface KubeletFactoryContext {
 
 export type KubeletFactory = (ctx: KubeletFactoryContext) => Promise<KubeletHandle>;
 
-/** The core kubelet config, from the agent's resolved configuration. */
-export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string): KubeletConfig {
+/**
+ * The core kubelet config, from the agent's resolved configuration. `imageFsPath`: the image filesystem as the
+ * runtime reports it (CRI ImageFsInfo's mountpoint); default `<root-dir>/runtime`, the embedded runtime's.
+ */
+export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, imageFsPath = `${c.rootDir}/runtime`): KubeletConfig {
   return {
     nodeName: c.nodeName,
     ...(c.podManifestPath !== undefined ? { podManifestPath: c.podManifestPath } : {}),
@@ -53,7 +57,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string): Kube
     stats: {
       housekeepingIntervalMs: c.housekeepingIntervalMs,
       maxHousekeepingIntervalMs: Math.round(c.housekeepingIntervalMs * 1.5),
-      imageFsPath: `${c.rootDir}/runtime`,
+      imageFsPath,
       ...(c.evictionHard ? { evictionHard: c.evictionHard } : {}),
     },
     eviction: coreEvictionConfig(c),
@@ -80,6 +84,20 @@ export const coreKubeletFactory: KubeletFactory = async (ctx) => {
     clock: ctx.clock,
   });
   const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
-  const kubelet = createKubelet(deps, coreKubeletConfig(ctx.config, ctx.runtimeEndpoint));
+  const imageFs = await imageFsMountpoint(cri, ctx.logger);
+  const kubelet = createKubelet(deps, coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs));
   return { kubelet, ...(apiClient ? { apiClient } : {}), close: () => cri.close() };
 };
+
+/** The image filesystem's mountpoint from CRI ImageFsInfo (as the kubelet does); undefined when not answered. */
+export async function imageFsMountpoint(cri: Pick<CriClient, 'imageFsInfo'>, logger: Logger): Promise<string | undefined> {
+  try {
+    const r = await cri.imageFsInfo({});
+    const mountpoint = r.imageFilesystems[0]?.fsId?.mountpoint;
+    if (mountpoint) return mountpoint;
+    logger.warn('ImageFsInfo named no image filesystem; imagefs falls back to the root dir');
+  } catch (err) {
+    logger.warn('ImageFsInfo failed; imagefs falls back to the root dir', { err: String(err) });
+  }
+  return undefined;
+}

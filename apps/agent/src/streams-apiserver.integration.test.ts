@@ -75,7 +75,7 @@ describe('exec and port-forward through the API server double', { timeout: 120_0
     assert.equal(out.text(), 'srv\n');
   });
 
-  // kubectl ≥ 1.30 speaks v5.channel.k8s.io over WebSocket for exec (its port-forward tunnels SPDY: not served).
+  // kubectl ≥ 1.30 speaks v5.channel.k8s.io over WebSocket for exec (SPDY, tty, attach: streams-kubectl.integration.test.ts).
   it('kubectl exec (when installed): output, exit code, stdin with -i', { skip: !existsSync('/usr/bin/kubectl') && 'no kubectl' }, async () => {
     const kubectl = (args: string[], input?: string) => new Promise<{ code: number; out: string; err: string }>((resolve) => {
       const c = execFile('kubectl', ['--kubeconfig', api.adminKubeconfig(), ...args], { timeout: 30_000 }, (e, out, err) =>

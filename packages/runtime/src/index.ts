@@ -6,8 +6,7 @@ import { Runtime } from './runtime/runtime.ts';
 import { serveCri, socketInUse } from './server/grpc-server.ts';
 import { imageServiceHandlers } from './server/image-service.ts';
 import { runtimeServiceHandlers } from './server/runtime-service.ts';
-import { runExecSession } from './streaming/exec-session.ts';
-import { runPortForwardSession } from './streaming/port-forward-session.ts';
+import { streamHandlers } from './streaming/handlers.ts';
 import { startStreamingServer } from './streaming/streaming-server.ts';
 import { hostBinaries } from './util/bins.ts';
 import type { Logger } from './util/logger.ts';
@@ -30,6 +29,8 @@ export interface StartRuntimeOptions {
   insecureRegistries?: string[];
   /** Inject an image store (tests); default: the on-disk store under <rootDir>/images. */
   images?: ImageStoreApi;
+  /** CNI plugin dir for isolated pods (root only); default: /opt/cni/bin or /usr/lib/cni when present; null = loopback only. */
+  cniBinDir?: string | null;
 }
 
 export interface RunningRuntime {
@@ -55,14 +56,11 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
   await images.init();
   log.info('image store ready', { images: images.list().length, ms: Date.now() - t0 });
   const runtime = new Runtime(
-    { images, logger: log, bins: bins.bins, ...(opts.cgroups === false ? { cgroups: null } : {}) },
+    { images, logger: log, bins: bins.bins, ...(opts.cgroups === false ? { cgroups: null } : {}), ...(opts.cniBinDir !== undefined ? { cniBinDir: opts.cniBinDir } : {}) },
     { rootDir: opts.rootDir, shutdownGraceMs: opts.shutdownGraceMs ?? 2000 },
   );
   runtime.init(opts.cgroups !== false);
-  const streaming = await startStreamingServer({
-    exec: (ws, req) => runExecSession(runtime.ctx, ws, req),
-    portForward: (ws, req, url) => runPortForwardSession(runtime.ctx, ws, req, url),
-  }, log.child('streaming'));
+  const streaming = await startStreamingServer(streamHandlers(runtime.ctx), log.child('streaming'));
   const grpc = await serveCri(opts.socketPath, runtimeServiceHandlers(runtime, streaming), imageServiceHandlers(images, log, opts.rootDir));
   log.info('serving CRI', { socket: opts.socketPath, ms: Date.now() - t0 });
   let stopping: Promise<void> | undefined;

@@ -3,41 +3,24 @@
  * `endpoint()` names a CRI endpoint (undefined: the embedded runtime), `image` a busybox-like image there.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
-import { startApiServerDouble, type ApiServerDouble, type KubeObject } from '@nodelet/apiserver-double';
-import { call, nodeAgent, type NodeAgent } from './cluster-node.ts';
+import type { ApiServerDouble, KubeObject } from '@nodelet/apiserver-double';
+import { boundPod, LOOP as loop, startApiNode, staticPodYaml } from './api-node.ts';
+import { call, type NodeAgent } from './cluster-node.ts';
 import { eventually } from './processes.ts';
 import { formatTimeline, pressureTimeline } from './pressure-timeline.ts';
 
 export function evictionOrderSuite(opts: { endpoint: () => string | undefined; image: string; nodeName?: string; skip?: string | false }): void {
   const image = opts.image;
   const node = opts.nodeName ?? 'node-o';
-  const pull = image.startsWith('nodelet.local/') ? 'Never' : 'IfNotPresent';
-  const loop = "trap 'exit 0' TERM; while true; do sleep 1; done";
   let api: ApiServerDouble;
   let agent: NodeAgent;
   let pressure: string[] = [];
 
-  const staticPod = [
-    'apiVersion: v1', 'kind: Pod', 'metadata: { name: st, namespace: default }', 'spec:', '  containers:',
-    '    - name: main', `      image: ${image}`, `      imagePullPolicy: ${pull}`, `      command: ["sh", "-c", "${loop}"]`, '',
-  ].join('\n');
-
-  function pod(name: string, resources: Record<string, Record<string, string>>, script = loop): KubeObject {
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, namespace: 'default' },
-      spec: {
-        nodeName: node,
-        terminationGracePeriodSeconds: 2,
-        containers: [{ name: 'c', image, imagePullPolicy: pull, resources, command: ['sh', '-c', script] }],
-      },
-    };
-  }
+  const pod = (name: string, resources: Record<string, Record<string, string>>, script = loop): KubeObject => boundPod(name, node, { image, resources, script });
 
   const getPod = (name: string) => api.store.get('pods', 'default', name) as V1Pod | undefined;
   const disrupted = (p: V1Pod | undefined) => Date.parse(String(p?.status?.conditions?.find((c) => c.type === 'DisruptionTarget')?.lastTransitionTime ?? ''));
@@ -45,17 +28,7 @@ export function evictionOrderSuite(opts: { endpoint: () => string | undefined; i
   before(async () => {
     if (opts.skip) return;
     const endpoint = opts.endpoint();
-    api = await startApiServerDouble({ kubeletPreferredAddressTypes: ['InternalIP'] });
-    agent = await nodeAgent(node, (root) => {
-      const manifests = join(root, 'manifests');
-      mkdirSync(manifests, { recursive: true });
-      writeFileSync(join(manifests, 'st.yaml'), staticPod);
-      const cfg = join(root, 'kubelet-config.yaml');
-      writeFileSync(cfg, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 2s\nfileCheckFrequency: 1s\nauthorization: { mode: AlwaysAllow }\n');
-      return ['--config', cfg, '--kubeconfig', api.kubeconfigFor(node, { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
-        '--pod-manifest-path', manifests, '--housekeeping-interval', '1s', ...(endpoint ? ['--container-runtime-endpoint', endpoint] : []), ...pressure];
-    });
-    await agent.start();
+    ({ api, agent } = await startApiNode(node, { staticPod: staticPodYaml('st', { image }), ...(endpoint ? { endpoint } : {}), args: () => pressure }));
   });
 
   after(async () => {
@@ -70,7 +43,9 @@ export function evictionOrderSuite(opts: { endpoint: () => string | undefined; i
       api.store.create(pod('burstable', { requests: { memory: '1' } }));
       api.store.create(pod('guaranteed', { requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '100m', memory: '512Mi' } }));
       for (const n of ['besteffort', 'burstable', 'guaranteed', `st-${node}`]) {
-        await eventually(async () => (getPod(n)?.status?.phase === 'Running' ? true : undefined), 90_000, `${n} Running`);
+        await eventually(async () => (getPod(n)?.status?.phase === 'Running' ? true : undefined), 120_000, `${n} Running`).catch((err: Error) => {
+          throw new Error(`${err.message}: ${JSON.stringify(getPod(n)?.status ?? null).slice(0, 800)}\n${agent.lines.filter((l) => l.includes(n) || /"level":"(warn|error)"/.test(l)).slice(-20).join('\n')}`);
+        });
       }
       const admittedAt = Date.now();
 

@@ -2,7 +2,8 @@
 // HTTP on $HTTP_PORT (/healthz: 200 while live, /ready: 200 while ready, /set?live=0&ready=1 flips them,
 // /hook counts calls, e.g. from a lifecycle hook; /set answers the state),
 // a bare TCP listener on $TCP_PORT, and a grpc.health.v1 Health/Check server over h2c on $GRPC_PORT
-// (service "" and "ok" are SERVING, any other NOT_SERVING). Exits on SIGTERM.
+// (service "" follows the ready flag, "live" the live flag, "ok" is always SERVING, any other NOT_SERVING;
+// SIGHUP flips ready, SIGUSR2 flips live, for pods without an HTTP port). Exits on SIGTERM.
 'use strict';
 const http = require('http');
 const http2 = require('http2');
@@ -44,7 +45,8 @@ if (port('GRPC_PORT')) {
       }
       const body = Buffer.concat(chunks).subarray(5);
       const service = body.length > 1 && body[0] === 0x0a ? body.subarray(2, 2 + body[1]).toString() : '';
-      const msg = Buffer.from([0x08, service === '' || service === 'ok' ? 1 : 2]);
+      const serving = service === 'ok' || (service === '' && state.ready) || (service === 'live' && state.live);
+      const msg = Buffer.from([0x08, serving ? 1 : 2]);
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
       stream.end(Buffer.concat([Buffer.from([0, 0, 0, 0, msg.length]), msg]));
@@ -53,4 +55,6 @@ if (port('GRPC_PORT')) {
   server.listen(port('GRPC_PORT'), () => console.log('grpc listening on', port('GRPC_PORT')));
 }
 
+process.on('SIGHUP', () => (state.ready = !state.ready));
+process.on('SIGUSR2', () => (state.live = !state.live));
 process.on('SIGTERM', () => process.exit(0));

@@ -1,7 +1,9 @@
 /**
  * pods/exec, pods/attach, pods/portforward: like the real apiserver, translate the request into the kubelet's
  * /exec/<ns>/<pod>/<container>, /attach/..., /portForward/<ns>/<pod> URL on the pod's node and proxy the client's
- * WebSocket upgrade there with the apiserver's kubelet client certificate. Only upgrade requests are served.
+ * upgrade (WebSocket or SPDY/3.1) there with the apiserver's kubelet client certificate; port-forward offered as
+ * SPDY tunnelled in a WebSocket (kubectl ≥ 1.31) is bridged to SPDY (pod-stream-tunnel.ts). Only upgrade requests
+ * are served.
  */
 import https from 'node:https';
 import http, { type IncomingMessage } from 'node:http';
@@ -9,7 +11,9 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Registry } from '../store/registry.ts';
 import { errors, statusBody } from '../status.ts';
+import { relayUpgrade, upgradeHeaders } from '@nodelet/core/util/upgrade-relay.ts';
 import { kubeletNodeUrl, pickContainer, type KubeletClientConfig } from './pod-log.ts';
+import { tunnelPortForward, wantsSpdyTunnel } from './pod-stream-tunnel.ts';
 
 /** Upgrade requests being served through the normal handler pipeline (socket + head the proxy takes over). */
 const upgrades = new WeakMap<IncomingMessage, { socket: Duplex; head: Buffer }>();
@@ -54,40 +58,19 @@ export function kubeletStreamLocation(reg: Registry, cfg: KubeletClientConfig, s
   return loc;
 }
 
-/** Proxy the upgrade to the kubelet; a refused upgrade comes back as a Status with the kubelet's text. */
+/** Proxy the upgrade (WebSocket or SPDY/3.1) to the kubelet; a refused upgrade comes back as a Status with the kubelet's text. */
 export function proxyPodStream(cfg: KubeletClientConfig, loc: URL, req: IncomingMessage): void {
   const up = upgrades.get(req);
   if (!up) throw errors.badRequest('Upgrade request required');
   upgrades.delete(req);
   const { socket, head } = up;
-  const headers: Record<string, string> = { connection: 'Upgrade', upgrade: String(req.headers.upgrade ?? 'websocket') };
-  for (const h of ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol']) {
-    const v = req.headers[h];
-    if (v !== undefined) headers[h] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  const out = https.request(loc, { method: 'GET', headers, cert: cfg.clientCert.cert, key: cfg.clientCert.key, ca: cfg.ca, rejectUnauthorized: cfg.ca !== undefined });
-  out.on('upgrade', (res, upstream, upHead) => {
-    const lines = [`HTTP/1.1 101 ${res.statusMessage ?? 'Switching Protocols'}`];
-    for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]!}: ${res.rawHeaders[i + 1]!}`);
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-    if (upHead.length > 0) socket.write(upHead);
-    if (head.length > 0) upstream.write(head);
-    upstream.pipe(socket).pipe(upstream);
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-    upstream.on('close', () => socket.destroy());
-    socket.on('close', () => upstream.destroy());
-  });
-  out.on('response', (res) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => {
-      const code = res.statusCode ?? 502;
-      const text = Buffer.concat(chunks).toString('utf8').trim() || `kubelet answered ${code}`;
-      endWithStatus(socket, statusBody(code, code === 404 ? 'NotFound' : 'InternalError', text));
-    });
-  });
-  out.on('error', (err) => endWithStatus(socket, statusBody(500, 'InternalError', `error dialing backend: ${err.message}`)));
+  const refused = (code: number, text: string) =>
+    endWithStatus(socket, statusBody(code, code === 404 ? 'NotFound' : code === 403 ? 'Forbidden' : 'InternalError', text));
+  if (loc.pathname.startsWith('/portForward/') && wantsSpdyTunnel(req)) return tunnelPortForward(cfg, loc, req, up, refused);
+  const tls = { cert: cfg.clientCert.cert, key: cfg.clientCert.key, ca: cfg.ca, rejectUnauthorized: cfg.ca !== undefined };
+  const out = https.request(loc, { method: req.method ?? 'GET', headers: upgradeHeaders(req), ...tls });
+  relayUpgrade(out, socket, head, (res, body) => refused(res.statusCode ?? 502, body.toString('utf8').trim() || `kubelet answered ${res.statusCode ?? 502}`));
+  out.on('error', (err) => refused(500, `error dialing backend: ${err.message}`));
   out.end();
 }
 

@@ -116,3 +116,20 @@ test('concurrent requests join the running GC', async () => {
   assert.equal(a, b);
   assert.equal(w.cri.calls.filter((c) => c.method === 'removeImage').length, 1);
 });
+
+test('the runtime\'s sandbox image (CRI Status verbose info, not pinned by containerd 1.6) is never removed', async () => {
+  const cases: Array<{ name: string; info: Record<string, string>; want: string[] }> = [
+    { name: 'named by the runtime: kept', info: { config: JSON.stringify({ sandboxImage: 'localhost/pause' }) }, want: ['app:latest'] },
+    { name: 'not named: removed like any unused image', info: {}, want: ['localhost/pause:latest', 'app:latest'] },
+  ];
+  for (const c of cases) {
+    const w = await setup({ minAgeMs: 0 });
+    const status = w.cri.status.bind(w.cri);
+    w.cri.status = async (req, o) => ({ ...(await status(req, o)), info: c.info });
+    w.cri.addImage('localhost/pause', 1 * MB);
+    await w.clock.step(1_000);
+    w.cri.addImage('app', 1 * MB);
+    const r = await w.gc.deleteUnusedImages();
+    assert.deepEqual(r.removed, c.want, c.name);
+  }
+});

@@ -3,13 +3,15 @@
  * images it sees (first detected, last used by a container), removes unused images older than
  * imageMaximumGCAge (reason "age"), then, when the image filesystem is above imageGCHighThresholdPercent,
  * frees least-recently-used unused images older than imageMinimumGCAge until usage is below
- * imageGCLowThresholdPercent (reason "space"). Pinned images and the reserved host image are never removed.
+ * imageGCLowThresholdPercent (reason "space"). Pinned images, the runtime's sandbox image (sandbox-image.ts) and
+ * the reserved host image are never removed.
  * One GC at a time: a request while one runs joins it.
  */
 import type { CriClient } from '../cri/types.ts';
 import { isNotFound } from '../cri/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
+import { refSpellings, sandboxImageOf } from './sandbox-image.ts';
 
 export const HOST_IMAGE_REFS = ['nodelet.local/host:latest', 'nodelet.local/host'];
 
@@ -34,7 +36,7 @@ export interface GcRunResult {
 }
 
 export interface ImageGcDeps {
-  cri: Pick<CriClient, 'listImages' | 'listContainers' | 'removeImage'>;
+  cri: Pick<CriClient, 'listImages' | 'listContainers' | 'removeImage' | 'status'>;
   clock: Clock;
   logger: Logger;
   /** The image filesystem's capacity and availability (statfs of ImageFsInfo's mountpoint). */
@@ -59,6 +61,8 @@ export class ImageGcManager {
   private records = new Map<string, ImageRecord>();
   private inFlight: Promise<GcRunResult> | undefined;
   private last: GcRunResult | undefined;
+  /** Spellings of the runtime's sandbox image; undefined until CRI Status answered. */
+  private sandbox: string[] | undefined;
 
   constructor(
     private readonly deps: ImageGcDeps,
@@ -115,7 +119,7 @@ export class ImageGcManager {
   }
 
   private async detect(now: number): Promise<void> {
-    const [images, containers] = await Promise.all([this.deps.cri.listImages({}), this.deps.cri.listContainers({})]);
+    const [images, containers, sandbox] = await Promise.all([this.deps.cri.listImages({}), this.deps.cri.listContainers({}), this.sandboxImage()]);
     const used = new Set<string>();
     for (const c of containers.containers) {
       for (const k of [c.imageRef, c.imageId, c.image?.image]) if (k) used.add(k);
@@ -125,7 +129,7 @@ export class ImageGcManager {
       const keys = [img.id, ...img.repoTags, ...img.repoDigests];
       const inUse = keys.some((k) => used.has(k) || used.has(k.replace(/:latest$/, '')));
       const prev = this.records.get(img.id);
-      const pinned = img.pinned || keys.some((k) => HOST_IMAGE_REFS.includes(k));
+      const pinned = img.pinned || keys.some((k) => HOST_IMAGE_REFS.includes(k) || sandbox.includes(k));
       next.set(img.id, {
         id: img.id,
         ref: img.repoTags[0] ?? img.repoDigests[0] ?? img.id,
@@ -137,6 +141,20 @@ export class ImageGcManager {
       });
     }
     this.records = next;
+  }
+
+  /** The runtime's sandbox image (asked once; again after a failed call). */
+  private async sandboxImage(): Promise<string[]> {
+    if (this.sandbox) return this.sandbox;
+    try {
+      const image = sandboxImageOf((await this.deps.cri.status({ verbose: true })).info);
+      this.sandbox = image === undefined ? [] : refSpellings(image);
+      if (image !== undefined) this.deps.logger.info('image GC: the sandbox image is never removed', { image });
+    } catch (err) {
+      this.deps.logger.warn('image GC: CRI Status failed; sandbox image unknown', { err: String(err) });
+      return [];
+    }
+    return this.sandbox;
   }
 
   private unused(): ImageRecord[] {

@@ -8,6 +8,7 @@ import { formatContainerId, type ContainerStatus, type PodStatus } from '../cont
 import { generateConditions, getPhase } from '../status/generate.ts';
 import { getPodQOS } from '../api/qos.ts';
 import type { ReasonCache } from './reason-cache.ts';
+import { defaultNodeIP } from '../nodestatus/host-facts.ts';
 
 function terminatedState(s: ContainerStatus): V1ContainerState {
   return {
@@ -89,12 +90,33 @@ function initDone(pod: V1Pod, runtime: PodStatus): boolean {
 /** Sets `started`/`ready` from probe results (the prober manager's UpdatePodStatus) before conditions are computed. */
 export type ProbeStatusFiller = (podUid: string, status: V1PodStatus) => void;
 
+/** The node's IPs as node status reports them without --node-ip (InternalIP: the first non-loopback IPv4 address). */
+export function defaultHostIPs(): string[] {
+  const ip = defaultNodeIP();
+  return ip ? [ip] : [];
+}
+
+const isV6 = (ip: string): boolean => ip.includes(':');
+
+/**
+ * As the kubelet: a hostNetwork pod has the node's IPs when the runtime reports none (containerd reports none
+ * for host-network sandboxes), one per family, and gets the node's other family when the runtime gave one.
+ */
+export function podIPsOf(pod: V1Pod, runtimeIps: string[], hostIPs: string[]): string[] {
+  if (!pod.spec?.hostNetwork) return runtimeIps;
+  const first = (v6: boolean) => hostIPs.find((ip) => isV6(ip) === v6);
+  if (runtimeIps.length === 0) return [hostIPs[0], hostIPs[0] && first(!isV6(hostIPs[0]))].filter((x): x is string => !!x);
+  const other = runtimeIps.length === 1 ? first(!isV6(runtimeIps[0]!)) : undefined;
+  return other ? [runtimeIps[0]!, other] : runtimeIps;
+}
+
 export function generateApiPodStatus(
   pod: V1Pod,
   runtime: PodStatus,
   reasons: ReasonCache,
   podIsTerminal = false,
   probes?: ProbeStatusFiller,
+  hostIPs: string[] = defaultHostIPs(),
 ): V1PodStatus {
   const inits = (pod.spec?.initContainers ?? []).map((c) => containerStatus(c, runtime, reasons, 'PodInitializing'));
   const appReason = initDone(pod, runtime) ? 'ContainerCreating' : 'PodInitializing';
@@ -110,9 +132,14 @@ export function generateApiPodStatus(
     containerStatuses: apps,
   };
   if (inits.length > 0) status.initContainerStatuses = inits;
-  if (runtime.ips.length > 0) {
-    status.podIP = runtime.ips[0];
-    status.podIPs = runtime.ips.map((ip) => ({ ip }));
+  if (hostIPs.length > 0) {
+    status.hostIP = hostIPs[0];
+    status.hostIPs = hostIPs.map((ip) => ({ ip }));
+  }
+  const ips = podIPsOf(pod, runtime.ips, hostIPs);
+  if (ips.length > 0) {
+    status.podIP = ips[0];
+    status.podIPs = ips.map((ip) => ({ ip }));
   }
   return status;
 }

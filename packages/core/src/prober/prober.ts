@@ -55,7 +55,7 @@ export function httpRequestFor(
  * The output of a network probe that has nowhere to go: no host in the handler and no pod IP (the embedded
  * runtime gives isolated pods only a loopback interface; use hostNetwork there, or a CNI runtime).
  */
-export const NO_POD_IP_OUTPUT = 'pod has no IP address to probe (the runtime reported none; isolated pods of the embedded runtime have loopback only: use hostNetwork, or a runtime with CNI)';
+export const NO_POD_IP_OUTPUT = 'pod has no IP address to probe (the runtime reported none; the embedded runtime gives isolated pods an IP only as root with the CNI bridge/host-local plugins installed: else use hostNetwork)';
 
 /** Runs the probe's handler once. `containerId` is the CRI id (no runtime prefix). */
 export async function runProbe(

@@ -1,4 +1,7 @@
-/** Content-addressed blobs under `<dir>/sha256/<hex>`, written via a temp file + rename after digest check. */
+/**
+ * Content-addressed blobs under `<dir>/sha256/<hex>`, written via a temp file + rename after digest check.
+ * Usage is counted as a disk walk sees it: allocated blocks (st.blocks × 512), one inode per blob.
+ */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -12,9 +15,13 @@ export function sha256(data: Buffer | string): string {
   return 'sha256:' + createHash('sha256').update(data).digest('hex');
 }
 
+/** Bytes a blob occupies on disk (allocated blocks, as du counts them). */
+export function allocatedBytes(st: { blocks: number }): number {
+  return st.blocks * 512;
+}
+
 export class BlobStore {
-  private bytes = 0;
-  private count = 0;
+  private readonly allocated = new Map<string, number>();
 
   constructor(private readonly dir: string, private readonly tmpDir: string) {}
 
@@ -28,19 +35,22 @@ export class BlobStore {
   async init(): Promise<void> {
     await fsp.mkdir(path.join(this.dir, 'sha256'), { recursive: true });
     await fsp.mkdir(this.tmpDir, { recursive: true });
-    this.bytes = 0;
-    this.count = 0;
+    this.allocated.clear();
     for (const name of await fsp.readdir(path.join(this.dir, 'sha256'))) {
-      const st = await fsp.stat(path.join(this.dir, 'sha256', name)).catch(() => null);
-      if (st?.isFile()) {
-        this.bytes += st.size;
-        this.count++;
-      }
+      const st = await fsp.lstat(path.join(this.dir, 'sha256', name)).catch(() => null);
+      if (st?.isFile()) this.allocated.set(`sha256:${name}`, allocatedBytes(st));
     }
   }
 
   usage(): { bytes: number; count: number } {
-    return { bytes: this.bytes, count: this.count };
+    let bytes = 0;
+    for (const b of this.allocated.values()) bytes += b;
+    return { bytes, count: this.allocated.size };
+  }
+
+  /** Allocated bytes of a stored blob; undefined when it is not stored. */
+  allocatedOf(digest: string): number | undefined {
+    return this.allocated.get(digest);
   }
 
   async has(digest: string): Promise<boolean> {
@@ -125,16 +135,13 @@ export class BlobStore {
       return;
     }
     await fsp.rename(tmp, dest);
-    this.bytes += size;
-    this.count++;
+    const st = await fsp.lstat(dest).catch(() => null);
+    this.allocated.set(digest, st ? allocatedBytes(st) : size);
   }
 
   async remove(digest: string): Promise<void> {
-    const st = await fsp.stat(this.path(digest)).catch(() => null);
-    if (!st) return;
     await fsp.rm(this.path(digest), { force: true });
-    this.bytes -= st.size;
-    this.count--;
+    this.allocated.delete(digest);
   }
 
   async list(): Promise<string[]> {

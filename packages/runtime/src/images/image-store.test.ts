@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { HOST_IMAGE_ID } from './host-image.ts';
 import { ImageStore } from './image-store.ts';
+import { diskUsage } from './store-index.ts';
 import { buildBusyboxOciLayout, saveDockerArchive, saveOciArchive, type BusyboxLayout } from './testing/build-busybox.ts';
 import type { ImageLogger } from './types.ts';
 
@@ -126,7 +127,7 @@ test('index survives a restart; remove by one tag removes every tag, rootfs and 
   assert.equal(fs.existsSync(rootfs), false);
   assert.equal(await s2.remove('busybox'), false);
   assert.deepEqual(s2.list().map((i) => i.id), [HOST_IMAGE_ID]);
-  assert.equal(s2.fsInfo().usedBytes, 0);
+  await assertFsInfoIsWalk(s2, path.join(work, 'restart'));
   assert.deepEqual(await fsp.readdir(path.join(work, 'restart', 'blobs', 'sha256')), []);
 });
 
@@ -142,5 +143,42 @@ test('init: a corrupt index is moved aside and the store starts empty; leftovers
   assert.equal(fs.existsSync(path.join(root, 'index.json.corrupt-42')), true);
   assert.deepEqual(await fsp.readdir(path.join(root, 'rootfs')), []);
   assert.deepEqual(await fsp.readdir(path.join(root, 'blobs', 'sha256')), []);
-  assert.deepEqual(s.fsInfo(), { mountpoint: root, usedBytes: 0, inodesUsed: 0 });
+  assert.equal(s.fsInfo().mountpoint, root);
+  await assertFsInfoIsWalk(s, root);
+});
+
+/** ImageFsInfo's usage equals a disk walk of the store (allocated blocks, inodes). */
+async function assertFsInfoIsWalk(s: ImageStore, root: string): Promise<void> {
+  const walk = await diskUsage(root);
+  const info = s.fsInfo();
+  assert.deepEqual({ bytes: info.usedBytes, inodes: info.inodesUsed }, walk, 'fsInfo vs a walk of the store');
+}
+
+test('sizes: ListImages size is what RemoveImage frees; fsInfo matches a walk after each step', async () => {
+  const root = path.join(work, 'sizes');
+  const s = await newStore('sizes');
+  await assertFsInfoIsWalk(s, root);
+  const filler = path.join(work, 'filler');
+  await fsp.writeFile(filler, Buffer.alloc(3 * 1048576, 7)); // compresses well: the unpacked copy dominates
+  const big = await buildBusyboxOciLayout(path.join(work, 'build-big'), { extraFiles: [{ from: filler, to: '/filler' }] });
+  const steps = [
+    { layout: img.layout, tag: 'localhost/small:v1' },
+    { layout: big.layout, tag: 'localhost/big:v1' },
+  ];
+  for (const st of steps) {
+    const r = await s.importArchive(st.layout, { tag: st.tag });
+    assert.ok(r.ok, JSON.stringify(r));
+    await assertFsInfoIsWalk(s, root);
+  }
+  const bigRec = s.status('localhost/big:v1')!;
+  const blobBytes = bigRec.size - (await diskUsage(s.rootfsOf(bigRec.id)!)).bytes;
+  assert.ok(bigRec.size > 4 * 1048576 && blobBytes < 2 * 1048576, `size ${bigRec.size} counts the unpacked rootfs, not only the compressed blobs (${blobBytes})`);
+  for (const tag of ['localhost/big:v1', 'localhost/small:v1']) {
+    const size = s.status(tag)!.size;
+    const before = (await diskUsage(root)).bytes;
+    assert.equal(await s.remove(tag), true);
+    const freed = before - (await diskUsage(root)).bytes;
+    assert.ok(Math.abs(freed - size) <= 8192, `${tag}: size ${size} vs freed ${freed} (index.json may change by a block)`);
+    await assertFsInfoIsWalk(s, root);
+  }
 });

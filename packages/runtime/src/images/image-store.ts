@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { readArchive, type ArchiveImage } from './archive-import.ts';
 import { BlobStore } from './blob-store.ts';
 import { HOST_IMAGE_CONFIG, HOST_IMAGE_ID, hostImageRecord } from './host-image.ts';
+import { blobsOf, reclaimableBytes, storeOverhead, type Usage } from './image-sizes.ts';
 import { parseConfig, toImageConfig, userOf } from './oci.ts';
 import { fetchImage } from './pull.ts';
 import { formatReference, looksLikeId, parseReference, repoName } from './reference.ts';
@@ -27,6 +28,7 @@ export class ImageStore implements ImageStoreApi {
   private readonly pulls = new Map<string, Promise<PullResult>>();
   private readonly unpacks = new Map<string, Promise<ImageFailure | undefined>>();
   private saving: Promise<void> = Promise.resolve();
+  private overhead: Usage = { bytes: 0, inodes: 0 };
   private inFlight = 0;
   private gcPending = false;
   private readonly indexFile: string;
@@ -51,6 +53,7 @@ export class ImageStore implements ImageStoreApi {
       if (!live.has(d)) await fsp.rm(path.join(this.rootfsDir, d), { recursive: true, force: true });
     }
     await this.collectBlobs();
+    this.overhead = await storeOverhead(this.deps.rootDir);
     this.deps.logger.info('image store ready', { rootDir: this.deps.rootDir, images: this.images.size });
   }
 
@@ -67,14 +70,21 @@ export class ImageStore implements ImageStoreApi {
   }
 
   list(): ImageRecord[] {
-    return [hostImageRecord(), ...[...this.images.values()].map(toRecord)];
+    const sizes = this.sizes();
+    return [hostImageRecord(), ...[...this.images.values()].map((i) => toRecord(i, sizes))];
   }
 
   status(ref: string): ImageRecord | undefined {
     const id = this.resolveId(ref);
     if (id === HOST_IMAGE_ID) return hostImageRecord();
     const img = id !== undefined ? this.images.get(id) : undefined;
-    return img ? toRecord(img) : undefined;
+    return img ? toRecord(img, this.sizes()) : undefined;
+  }
+
+  /** Per image: the bytes removing it would free (its rootfs + the blobs only it references). */
+  private sizes(): Map<string, number> {
+    const footprints = [...this.images.values()].map((i) => ({ id: i.id, blobs: blobsOf(i), rootfsBytes: i.usage.bytes }));
+    return reclaimableBytes(footprints, (d) => this.blobs.allocatedOf(d));
   }
 
   /** Image id for a tag, repo digest, id or unique id prefix (≥ 6 hex). */
@@ -193,7 +203,7 @@ export class ImageStore implements ImageStoreApi {
     for (const o of orphans) this.images.delete(o.id);
     await this.persist();
     for (const o of orphans) await this.dispose(o);
-    return { ok: true, image: toRecord(img) };
+    return { ok: true, image: toRecord(img, this.sizes()) };
   }
 
   private async unpackNew(input: CommitInput, opts: PullOptions): Promise<ImageFailure | undefined> {
@@ -232,12 +242,7 @@ export class ImageStore implements ImageStoreApi {
   }
 
   private async collectBlobs(): Promise<void> {
-    const used = new Set<string>();
-    for (const i of this.images.values()) {
-      used.add(i.id);
-      if (i.manifest !== undefined) used.add(i.manifest);
-      for (const l of i.layers) used.add(l);
-    }
+    const used = new Set([...this.images.values()].flatMap(blobsOf));
     if (this.inFlight > 0) {
       this.gcPending = true;
       return;
@@ -259,15 +264,15 @@ export class ImageStore implements ImageStoreApi {
     return img ? structuredClone(img.config) : undefined;
   }
 
+  /** Tracked usage that equals a disk walk of rootDir while no pull or import is in flight. */
   fsInfo(): ImageFsInfo {
     const b = this.blobs.usage();
-    let bytes = b.bytes;
-    let inodes = b.count;
-    for (const i of this.images.values()) {
-      bytes += i.usage.bytes;
-      inodes += i.usage.inodes;
-    }
-    return { mountpoint: this.deps.rootDir, usedBytes: bytes, inodesUsed: inodes };
+    const images = [...this.images.values()];
+    return {
+      mountpoint: this.deps.rootDir,
+      usedBytes: b.bytes + this.overhead.bytes + images.reduce((n, i) => n + i.usage.bytes, 0),
+      inodesUsed: b.count + this.overhead.inodes + images.reduce((n, i) => n + i.usage.inodes, 0),
+    };
   }
 
   touch(imageId: string): void {
@@ -278,7 +283,10 @@ export class ImageStore implements ImageStoreApi {
 
   private persist(): Promise<void> {
     const snapshot = [...this.images.values()].map((i) => structuredClone(i));
-    this.saving = this.saving.catch(() => {}).then(() => saveIndex(this.indexFile, snapshot));
+    this.saving = this.saving.catch(() => {}).then(async () => {
+      await saveIndex(this.indexFile, snapshot);
+      this.overhead = await storeOverhead(this.deps.rootDir);
+    });
     return this.saving;
   }
 }
@@ -287,6 +295,7 @@ function hex(id: string): string {
   return id.replace(/^sha256:/, '');
 }
 
-function toRecord(img: StoredImage): ImageRecord {
-  return { id: img.id, repoTags: [...img.repoTags], repoDigests: [...img.repoDigests], size: img.size, ...userOf(img.config.user), pinned: false };
+function toRecord(img: StoredImage, sizes: Map<string, number>): ImageRecord {
+  const size = sizes.get(img.id) ?? img.size;
+  return { id: img.id, repoTags: [...img.repoTags], repoDigests: [...img.repoDigests], size, ...userOf(img.config.user), pinned: false };
 }

@@ -9,14 +9,14 @@ export interface StoredImage {
   id: string;
   repoTags: string[];
   repoDigests: string[];
-  /** Sum of layer blob sizes. */
+  /** Sum of layer blob sizes (the download); ListImages reports what removal frees instead (image-sizes.ts). */
   size: number;
   config: ImageConfig;
   /** Layer blob digests, bottom first. */
   layers: string[];
   /** Manifest blob digest when one is stored. */
   manifest?: string;
-  /** Disk usage of the unpacked rootfs. */
+  /** Disk usage of the unpacked rootfs, its own directory included. */
   usage: { bytes: number; inodes: number };
   lastUsed?: number;
 }

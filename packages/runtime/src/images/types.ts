@@ -22,7 +22,7 @@ export interface ImageRecord {
   repoTags: string[];
   /** e.g. "127.0.0.1:5000/busybox@sha256:<manifest digest>". */
   repoDigests: string[];
-  /** Sum of the (compressed) layer sizes as stored; 0 for the host image. */
+  /** What removing the image frees: its unpacked rootfs + the blobs no other image uses (image-sizes.ts); 0 for the host image. */
   size: number;
   /** Set when the config's User is numeric (user part only, before ':'). */
   uid?: number;
@@ -121,7 +121,7 @@ export interface ImageStoreApi {
   rootfsOf(imageId: string): string | undefined;
   /** undefined if the id is unknown. */
   config(imageId: string): ImageConfig | undefined;
-  /** From usage recorded at pull/import time (no disk walk). */
+  /** From usage recorded at pull/import time (no disk walk); equals a disk walk of the store when idle. */
   fsInfo(): ImageFsInfo;
   /** Records a use (last-used time, for GC). */
   touch(imageId: string): void;

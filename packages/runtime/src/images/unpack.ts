@@ -12,6 +12,7 @@ export interface UnpackLayer {
   size: number;
 }
 
+/** `usage`: allocated bytes and inodes of the rootfs, its own directory included. */
 export type UnpackResult = { ok: true; usage: { bytes: number; inodes: number } } | ImageFailure;
 
 export async function unpackImage(
@@ -32,7 +33,9 @@ export async function unpackImage(
       if (!r.ok) return { ok: false, reason: 'Invalid', message: r.message };
     }
     await fsp.chmod(tmp, 0o755);
-    const usage = await diskUsage(tmp);
+    const inside = await diskUsage(tmp);
+    const self = await fsp.lstat(tmp); // the rootfs directory itself, as a walk of the store counts it
+    const usage = { bytes: inside.bytes + self.blocks * 512, inodes: inside.inodes + 1 };
     await fsp.rm(target, { recursive: true, force: true });
     await fsp.rename(tmp, target);
     return { ok: true, usage };

@@ -9,6 +9,8 @@ export interface LaunchOptions {
   env: Record<string, string>;
   /** 'pipe' to capture output (containers), 'ignore' for holders. */
   output: 'pipe' | 'ignore';
+  /** 'pipe' keeps an open stdin (containers created with stdin: true); default 'ignore'. */
+  stdin?: 'pipe' | 'ignore';
   /** Give up (SIGKILL the child) when setup takes longer (default 60 s). */
   timeoutMs?: number;
 }
@@ -21,7 +23,7 @@ export function launch(argv: string[], opts: LaunchOptions): Promise<LaunchResul
   const [file, ...args] = argv;
   const child = spawn(file!, args, {
     env: opts.env,
-    stdio: ['ignore', opts.output, opts.output, 'pipe'],
+    stdio: [opts.stdin ?? 'ignore', opts.output, opts.output, 'pipe'],
     detached: false,
   });
   const status = child.stdio[3] as Readable;

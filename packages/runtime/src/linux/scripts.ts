@@ -141,6 +141,8 @@ if dir /dev && mnt -t tmpfs -o mode=755,nosuid tmpfs "$R/dev"; then
   ln -s /proc/self/fd "$R/dev/fd"; ln -s /proc/self/fd/0 "$R/dev/stdin"
   ln -s /proc/self/fd/1 "$R/dev/stdout"; ln -s /proc/self/fd/2 "$R/dev/stderr"
   mkdir -p "$R/dev/shm" "$R/dev/pts" "$R/dev/mqueue"
+  # the host's devpts: exec / attach with a tty get their terminal there (streaming/pty.ts)
+  mnt -o bind /dev/pts "$R/dev/pts" 2>/dev/null; ln -s pts/ptmx "$R/dev/ptmx"
   mnt -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$R/dev/shm"
 fi
 TAB='	'

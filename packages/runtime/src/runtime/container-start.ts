@@ -5,6 +5,8 @@ import { launch } from '../linux/launch.ts';
 import { boundingSet } from './capabilities.ts';
 import { CONTAINER_INIT_SCRIPT, PAYLOAD_SCRIPT } from '../linux/scripts.ts';
 import { CriLogWriter } from '../logs/cri-log-writer.ts';
+import { registerContainerStdin } from '../streaming/container-stdin.ts';
+import { ptyArgv } from '../streaming/pty.ts';
 import type { ContainerRecord, SandboxRecord } from '../state/types.ts';
 import { isAlive, procStartTime } from '../util/proc.ts';
 import { nowNs } from '../util/time.ts';
@@ -124,7 +126,10 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
   } catch (err) {
     return startFailed(ctx, rec, `failed to create container log: ${String(err)}`);
   }
-  const r = await launch(buildArgv(ctx, rec, sb), { env: buildEnv(ctx, rec, lower), output: 'pipe' });
+  // tty: the container runs on a pty (its output is the terminal's); its stdin is a pipe kept open for attach.
+  const argv = rec.config.tty ? ptyArgv(buildArgv(ctx, rec, sb)) : buildArgv(ctx, rec, sb);
+  const stdin = rec.config.stdin || rec.config.tty ? 'pipe' : 'ignore';
+  const r = await launch(argv, { env: buildEnv(ctx, rec, lower), output: 'pipe', stdin });
   pipeLogs(r.child.stdout, log, 'stdout');
   pipeLogs(r.child.stderr, log, 'stderr');
   r.child.once('close', () => log?.close());
@@ -134,6 +139,7 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
     log?.close();
     return startFailed(ctx, rec, r.message);
   }
+  if (r.child.stdin && rec.config.stdin) registerContainerStdin(ctx, rec.id, r.child.stdin, rec.config.stdinOnce ?? false);
   rec.state = 'CONTAINER_RUNNING';
   rec.pid = r.initPid;
   rec.pidStart = procStartTime(r.initPid);

@@ -6,6 +6,7 @@ import type { StateStore } from '../state/store.ts';
 import type { HostBinaries } from '../util/bins.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventHub } from './events.ts';
+import type { PodNetwork } from '../network/pod-network.ts';
 
 /** A process this runtime is watching: its own child, or (after a restart) an adopted pid it polls. */
 export interface Watched {
@@ -30,4 +31,6 @@ export interface RuntimeContext {
   /** Live processes by sandbox / container id. */
   sandboxProcs: Map<string, Watched>;
   containerProcs: Map<string, Watched>;
+  /** CNI for isolated sandboxes (disabled: loopback only). */
+  network: PodNetwork;
 }

@@ -4,7 +4,7 @@ import { isAlive, signal } from '../util/proc.ts';
 import type { RuntimeContext } from './context.ts';
 import { killContainer } from './container-ops.ts';
 import { onContainerExit } from './container-start.ts';
-import { onPauseExit } from './sandbox-ops.ts';
+import { onPauseExit, teardownNetwork } from './sandbox-ops.ts';
 import { waitExited, watchPid } from './watch.ts';
 
 /**
@@ -38,6 +38,8 @@ export async function stopEverything(ctx: RuntimeContext, graceMs: number): Prom
   await Promise.all(running.map((c) => waitExited(ctx.containerProcs, c.id, graceMs)));
   for (const c of running) if (ctx.containerProcs.has(c.id)) killContainer(ctx, c);
   await Promise.all(running.map((c) => waitExited(ctx.containerProcs, c.id, 5000)));
+  // Every lease goes back (nothing runs after a shutdown; a later RemovePodSandbox has nothing left to undo).
+  for (const s of [...ctx.store.sandboxes.values()].filter((x) => x.cni)) await teardownNetwork(ctx, s);
   const sandboxes = [...ctx.store.sandboxes.values()].filter((s) => s.state === 'SANDBOX_READY' && s.pausePid);
   for (const s of sandboxes) signal(s.pausePid!, 'SIGKILL');
   await Promise.all(sandboxes.map((s) => waitExited(ctx.sandboxProcs, s.id, 5000)));
@@ -45,6 +47,7 @@ export async function stopEverything(ctx: RuntimeContext, graceMs: number): Prom
   // Adopted (polled) processes: their exit is recorded by the poll; record the rest now.
   for (const c of running) if (ctx.store.containers.get(c.id)?.state === 'CONTAINER_RUNNING') onContainerExit(ctx, c.id, { code: 137, signal: null });
   for (const s of sandboxes) onPauseExit(ctx, s.id);
+  await ctx.network.release();
   // Nothing runs any more: the runtime's default cgroup parent goes if empty (create() makes it again).
   for (const dir of ctx.cgroups?.dirs(DEFAULT_CGROUP_PARENT) ?? []) {
     try {

@@ -20,6 +20,7 @@ import { listContainers, listSandboxes } from './queries.ts';
 import { fail, ok, type OpResult } from './result.ts';
 import { removeSandbox, runSandbox, stopSandbox } from './sandbox-ops.ts';
 import { StatsSampler } from './stats.ts';
+import { PodNetwork } from '../network/pod-network.ts';
 
 export interface RuntimeDeps {
   images: ImageStoreApi;
@@ -27,6 +28,8 @@ export interface RuntimeDeps {
   bins: HostBinaries;
   /** Override cgroup detection (tests); undefined = detect. */
   cgroups?: Cgroups | null;
+  /** CNI plugin dir for isolated sandboxes; undefined = detect, null = loopback only. */
+  cniBinDir?: string | null;
 }
 
 export interface RuntimeConfig {
@@ -45,9 +48,17 @@ export class Runtime {
   constructor(deps: RuntimeDeps, private readonly config: RuntimeConfig) {
     const privileged = process.getuid?.() === 0;
     const logger = deps.logger;
+    const store = new StateStore(join(config.rootDir, 'state'), logger);
+    const network = new PodNetwork({
+      rootDir: config.rootDir,
+      logger: logger.child('network'),
+      privileged,
+      ...(deps.cniBinDir !== undefined ? { binDir: deps.cniBinDir } : {}),
+      attached: () => [...store.sandboxes.values()].filter((s) => s.cni).length,
+    });
     this.ctx = {
       rootDir: config.rootDir,
-      store: new StateStore(join(config.rootDir, 'state'), logger),
+      store,
       images: deps.images,
       cgroups: deps.cgroups === null ? undefined : deps.cgroups,
       bins: deps.bins,
@@ -56,6 +67,7 @@ export class Runtime {
       privileged,
       sandboxProcs: new Map(),
       containerProcs: new Map(),
+      network,
     };
     this.stats = new StatsSampler(this.ctx);
   }

@@ -7,7 +7,7 @@ import { launch } from '../linux/launch.ts';
 import { HOST_PATH, PAUSE_SCRIPT } from '../linux/scripts.ts';
 import type { SandboxNamespaces, SandboxRecord } from '../state/types.ts';
 import { newId } from '../util/ids.ts';
-import { procStartTime, signal } from '../util/proc.ts';
+import { isAlive, procStartTime, signal } from '../util/proc.ts';
 import { nowNs } from '../util/time.ts';
 import type { RuntimeContext } from './context.ts';
 import type { ContainerEventType } from './events.ts';
@@ -63,6 +63,21 @@ export async function runSandbox(ctx: RuntimeContext, config: PodSandboxConfig__
     ctx.logger.error('RunPodSandbox failed', { id, err: r.message });
     return fail('UNKNOWN', `failed to start sandbox container task "${id}": ${r.message}`);
   }
+  if (ns.net && ctx.network.enabled) {
+    const netns = `/proc/${r.initPid}/ns/net`;
+    const added = await ctx.network.add(id, netns);
+    if (!added.ok) {
+      await ctx.network.del(id, netns);
+      signal(r.initPid, 'SIGKILL');
+      r.child.kill('SIGKILL');
+      cleanupSandboxCgroups(ctx, rec);
+      rmSync(join(ctx.rootDir, 'sandboxes', id), { recursive: true, force: true });
+      ctx.logger.error('RunPodSandbox: network setup failed', { id, err: added.message });
+      return fail('UNKNOWN', `failed to setup network for sandbox "${id}": ${added.message}`);
+    }
+    rec.ip = added.ip;
+    rec.cni = true;
+  }
   rec.state = 'SANDBOX_READY';
   rec.pausePid = r.initPid;
   rec.pauseStart = procStartTime(r.initPid);
@@ -95,12 +110,15 @@ export async function stopSandbox(ctx: RuntimeContext, id: string): Promise<OpRe
   const rec = ctx.store.findSandbox(id);
   if (!rec) return fail('NOT_FOUND', `an error occurred when try to find sandbox "${id}": not found`);
   await Promise.all(ctx.store.containersOf(rec.id).map((c) => stopContainer(ctx, c.id, 0)));
+  // As containerd: the network is torn down while the namespace still exists, then the holder goes.
+  const released = await teardownNetwork(ctx, rec);
   if (rec.pausePid && ctx.sandboxProcs.has(rec.id)) {
     signal(rec.pausePid, 'SIGKILL');
     const gone = await waitExited(ctx.sandboxProcs, rec.id);
     ctx.logger.debug('sandbox holder killed', { id: rec.id, pid: rec.pausePid, gone });
   } else ctx.logger.debug('sandbox holder not running', { id: rec.id, pid: rec.pausePid, watched: ctx.sandboxProcs.has(rec.id) });
   onPauseExit(ctx, rec.id);
+  if (!released.ok) return released;
   ctx.logger.info('sandbox stopped', { id: rec.id });
   return ok(undefined);
 }
@@ -116,6 +134,24 @@ export async function removeSandbox(ctx: RuntimeContext, id: string): Promise<Op
   sandboxEvent(ctx, rec.id, 'CONTAINER_DELETED_EVENT');
   ctx.store.deleteSandbox(rec.id);
   ctx.logger.info('sandbox removed', { id: rec.id });
+  return ok(undefined);
+}
+
+/**
+ * CNI DEL for a sandbox still attached: in its namespace while the holder lives (checked by start time, so
+ * a reused pid is never entered), else only the lease is released. Idempotent.
+ */
+export async function teardownNetwork(ctx: RuntimeContext, rec: SandboxRecord): Promise<OpResult<void>> {
+  if (!rec.cni) return ok(undefined);
+  const alive = !!rec.pausePid && isAlive(rec.pausePid, rec.pauseStart);
+  const r = await ctx.network.del(rec.id, alive ? `/proc/${rec.pausePid}/ns/net` : '');
+  if (!r.ok) {
+    ctx.logger.warn('network teardown failed', { id: rec.id, err: r.message });
+    return fail('UNKNOWN', `failed to destroy network for sandbox "${rec.id}": ${r.message}`);
+  }
+  rec.cni = false;
+  ctx.store.saveSandbox(rec);
+  ctx.logger.debug('sandbox network torn down', { id: rec.id, ip: rec.ip, inNamespace: alive });
   return ok(undefined);
 }
 

@@ -35,7 +35,7 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
         ],
       },
       info: (req.verbose
-        ? { config: JSON.stringify({ cgroups: ctx.cgroups?.layout ?? null, userNamespaces: !ctx.privileged, cni: 'none: isolated pods get loopback only and no IP' }) }
+        ? { config: JSON.stringify({ cgroups: ctx.cgroups?.layout ?? null, userNamespaces: !ctx.privileged, cni: ctx.network.enabled ? `bridge (${ctx.network.binDir})` : 'none: isolated pods get loopback only and no IP' }) }
         : {}) as Record<string, string>,
     })),
     RunPodSandbox: unary(log, 'RunPodSandbox', async (req) => {

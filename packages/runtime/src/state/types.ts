@@ -25,6 +25,8 @@ export interface SandboxRecord {
   pausePid?: number;
   pauseStart?: number;
   ip: string;
+  /** The sandbox's namespace was ADDed to the CNI bridge and not yet DELeted. */
+  cni?: boolean;
   /** Cgroup path of the pod (cgroup_parent, or the runtime's default parent). */
   cgroupParent: string;
 }

@@ -12,3 +12,8 @@ test('parseCriLog: F lines end with a newline, P lines do not, the incomplete ta
   ]);
   assert.equal(r.rest, '2026-01-01T00:00:00.3Z std');
 });
+
+test('parseCriLog: terminal output keeps its carriage returns (a tty container writes "\\r\\n")', () => {
+  const r = parseCriLog('2026-01-01T00:00:00Z stdout F got hi\r\n2026-01-01T00:00:01Z stdout F 33 99\r\n');
+  assert.deepEqual(r.pieces, [{ stream: 'stdout', text: 'got hi\r\n' }, { stream: 'stdout', text: '33 99\r\n' }]);
+});

@@ -1,39 +1,35 @@
 /**
- * An exec session on an open WebSocket: the command runs in the container like ExecSync (nsenter into its
- * namespaces, root and cgroup); stdout / stderr go out on channels 1 / 2, stdin comes in on channel 0 (v5: a
- * CLOSE message for channel 0 ends it), and the exit is reported as a v1 Status on channel 3. No pty: with
- * tty=true stderr is merged into stdout (as a terminal would show it) and resize messages are ignored.
+ * An exec session: the command runs in the container like ExecSync (nsenter into its namespaces, root and
+ * cgroup); its stdout / stderr go to the client, the client's stdin comes in (its end closes the command's
+ * stdin), and the exit is reported as the final Status. With tty=true the command gets a pseudo-terminal
+ * (pty.ts): its output is the terminal's, and resize messages set the window size.
  * Attach requests go to attach-session.ts.
  */
 import { spawn } from 'node:child_process';
-import type { WebSocket } from 'ws';
 import type { RuntimeContext } from '../runtime/context.ts';
 import { execCommand } from '../runtime/exec-sync.ts';
 import { descendantsOf, killTree, signal } from '../util/proc.ts';
-import { CLOSE, ERROR, exitStatus, failureStatus, frame, STDERR, STDIN, STDOUT, unframe } from './channel-protocol.ts';
+import { exitStatus, failureStatus } from './channel-protocol.ts';
 import { runAttachSession } from './attach-session.ts';
+import type { ExecIo } from './exec-io.ts';
+import { ptyArgv, resizer } from './pty.ts';
 import type { ExecStreamRequest } from './streaming-server.ts';
 
-export function runExecSession(ctx: RuntimeContext, ws: WebSocket, req: ExecStreamRequest): void {
-  if (req.kind === 'attach') return runAttachSession(ctx, ws, req);
+export function runExecSession(ctx: RuntimeContext, io: ExecIo, req: ExecStreamRequest): void {
+  if (req.kind === 'attach') return runAttachSession(ctx, io, req);
   const built = execCommand(ctx, req.containerId, req.cmd);
-  if (!built.ok) return finish(ws, failureStatus(built.message));
-  const { argv, env } = built.value;
-  const child = spawn(argv[0]!, argv.slice(1), { env, stdio: [req.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'ignore'] });
-  const send = (channel: number) => (d: Buffer) => {
-    if (ws.readyState === ws.OPEN) ws.send(frame(channel, d));
-  };
-  child.stdout?.on('data', req.stdout ? send(STDOUT) : () => undefined);
-  child.stderr?.on('data', req.stderr ? send(req.tty ? STDOUT : STDERR) : () => undefined);
+  if (!built.ok) return io.finish(failureStatus(built.message));
+  const argv = req.tty ? ptyArgv(built.value.argv) : built.value.argv;
+  // With a tty `script` copies stdin to the terminal: it needs a stdin even when the client sends none.
+  const stdin = req.stdin || req.tty ? 'pipe' : 'ignore';
+  const child = spawn(argv[0]!, argv.slice(1), { env: built.value.env, stdio: [stdin, 'pipe', 'pipe', 'ignore'] });
+  child.stdout?.on('data', (d: Buffer) => io.stdout?.(d));
+  child.stderr?.on('data', (d: Buffer) => (req.tty ? io.stdout : io.stderr)?.(d));
   child.stdin?.on('error', () => undefined);
-  ws.on('message', (msg: Buffer, isBinary: boolean) => {
-    const m = unframe(isBinary ? msg : Buffer.from(msg));
-    if (!m) return;
-    if (m.channel === STDIN && m.data.length > 0) child.stdin?.write(m.data);
-    else if (m.channel === CLOSE && m.data[0] === STDIN) child.stdin?.end();
-  });
+  if (req.stdin) io.onStdin((d) => child.stdin?.write(d), () => child.stdin?.end());
+  if (req.tty) io.onResize(resizer(() => child.pid));
   let done = false;
-  ws.once('close', () => {
+  io.onGone(() => {
     if (done || !child.pid) return;
     // The client went away: end the exec'd tree (first, so nsenter reaps it), then nsenter itself.
     for (const p of descendantsOf(child.pid).reverse()) signal(p, 'SIGKILL');
@@ -41,18 +37,12 @@ export function runExecSession(ctx: RuntimeContext, ws: WebSocket, req: ExecStre
   });
   child.once('error', (err) => {
     done = true;
-    finish(ws, failureStatus(`failed to exec in container: ${err.message}`));
+    io.finish(failureStatus(`failed to exec in container: ${err.message}`));
   });
   child.once('close', (code, sig) => {
     done = true;
     const exit = code ?? 128 + (sig === 'SIGKILL' ? 9 : 15);
     ctx.logger.debug('stream exec finished', { id: req.containerId, cmd: req.cmd, exitCode: exit });
-    finish(ws, exitStatus(exit));
+    io.finish(exitStatus(exit));
   });
-}
-
-/** Write the final status on the error channel and close normally. */
-function finish(ws: WebSocket, status: object): void {
-  if (ws.readyState !== ws.OPEN) return;
-  ws.send(frame(ERROR, JSON.stringify(status)), () => ws.close(1000));
 }

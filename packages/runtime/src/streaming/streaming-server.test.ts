@@ -5,6 +5,7 @@ import { jsonLogger } from '../util/logger.ts';
 import { ERROR, frame } from './channel-protocol.ts';
 import { startStreamingServer, type StreamingServer } from './streaming-server.ts';
 import { openChannelSession } from './testing/channel-client.ts';
+import { connectSpdy } from './testing/spdy-client.ts';
 
 let now = 1_000_000;
 let server: StreamingServer;
@@ -18,6 +19,10 @@ before(async () => {
     portForward: (ws, req) => {
       opened.push(`pf:${req.ports.join(',')}`);
       ws.close(1000);
+    },
+    spdy: (socket, req, protocol) => {
+      opened.push(`spdy:${req.kind}:${protocol}`);
+      socket.end();
     },
   }, jsonLogger(() => undefined), { ttlMs: 1000, now: () => now });
 });
@@ -61,4 +66,24 @@ test('port-forward requests reach the port-forward handler', async () => {
   const s = await openChannelSession(url, ['portforward.k8s.io']);
   await s.closed;
   assert.deepEqual(opened, ['pf:8080']);
+});
+
+test('SPDY/3.1 upgrades: the first protocol the client offers that we speak; none → 403 naming both lists', async () => {
+  opened.length = 0;
+  const v4 = await connectSpdy(server.register(exec('a')), ['v5.channel.k8s.io', 'v4.channel.k8s.io', 'channel.k8s.io']);
+  assert.equal(v4.protocol, 'v4.channel.k8s.io');
+  await v4.closed;
+  const v2 = await connectSpdy(server.register(exec('b')), ['v2.channel.k8s.io', 'v4.channel.k8s.io']);
+  assert.equal(v2.protocol, 'v2.channel.k8s.io');
+  await v2.closed;
+  const pf = await connectSpdy(server.register({ kind: 'portforward', podSandboxId: 'p1', ports: [] }), ['portforward.k8s.io']);
+  assert.equal(pf.protocol, 'portforward.k8s.io');
+  await pf.closed;
+  const none = await connectSpdy(server.register(exec('c')), []);
+  assert.equal(none.protocol, '');
+  await none.closed;
+  await assert.rejects(connectSpdy(server.register(exec('d')), ['v5.channel.k8s.io']),
+    /upgrade refused: 403: unable to upgrade: unable to negotiate protocol: client supports \[v5.channel.k8s.io\], server supports \[v4.channel.k8s.io v3.channel.k8s.io v2.channel.k8s.io channel.k8s.io\]/);
+  await assert.rejects(connectSpdy(server.register(exec('e')).replace('/exec/', '/attach/'), ['v4.channel.k8s.io']), /upgrade refused: 404/);
+  assert.deepEqual(opened, ['spdy:exec:v4.channel.k8s.io', 'spdy:exec:v2.channel.k8s.io', 'spdy:portforward:portforward.k8s.io', 'spdy:exec:']);
 });

@@ -1,5 +1,6 @@
 /**
- * Integration: CRI Exec / PortForward on the in-process runtime (root, host image), through the URLs they return.
+ * Integration: CRI Exec / PortForward on the in-process runtime (root, host image), through the URLs they return,
+ * over WebSocket and SPDY/3.1.
  * Run: node --import tsx --test packages/runtime/src/streaming/streaming.test.ts
  */
 import { after, before, test } from 'node:test';
@@ -9,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { containerConfig, sandboxConfig, startInProcess, until, type Harness } from '../testing/harness.ts';
 import { ERROR, STDERR, STDOUT } from './channel-protocol.ts';
 import { openChannelSession } from './testing/channel-client.ts';
+import { connectSpdy } from './testing/spdy-client.ts';
 
 let h: Harness;
 let pod: string;
@@ -101,4 +103,49 @@ test('PortForward to a closed port reports the failure on the error channel; the
   const err = s.channels.get(1) ?? Buffer.alloc(0);
   assert.equal(err.readUInt16LE(0), 8081);
   assert.match(err.subarray(2).toString(), /error forwarding port 8081 to pod .*ECONNREFUSED/);
+});
+
+test('SPDY exec (v4): one stream per streamType; stdin FIN ends the input; the Status JSON on the error stream', async () => {
+  const { url } = await h.rt.Exec({ containerId: container, cmd: ['sh', '-c', 'cat; echo err >&2'], stdin: true, stdout: true, stderr: true });
+  const c = await connectSpdy(url, ['v4.channel.k8s.io', 'v3.channel.k8s.io']);
+  assert.equal(c.protocol, 'v4.channel.k8s.io');
+  const error = c.open({ streamType: 'error' });
+  const stdin = c.open({ streamType: 'stdin' });
+  const stdout = c.open({ streamType: 'stdout' });
+  const stderr = c.open({ streamType: 'stderr' });
+  await stdin.replied;
+  stdin.write('over spdy\n');
+  stdin.end();
+  assert.deepEqual(await Promise.all([stdout.ended, stderr.ended, error.ended]), ['fin', 'fin', 'fin']);
+  await c.closed;
+  assert.equal(stdout.text(), 'over spdy\n');
+  assert.equal(stderr.text(), 'err\n');
+  assert.deepEqual(JSON.parse(error.text()), { metadata: {}, status: 'Success' });
+});
+
+test('SPDY exec (v3): a non-zero exit is reported as text on the error stream', async () => {
+  const { url } = await h.rt.Exec({ containerId: container, cmd: ['sh', '-c', 'exit 3'], stdout: true });
+  const c = await connectSpdy(url, ['v3.channel.k8s.io']);
+  const error = c.open({ streamType: 'error' });
+  c.open({ streamType: 'stdout' });
+  await error.ended;
+  assert.match(error.text(), /^command terminated with non-zero exit code: .*exit code 3$/);
+});
+
+test('SPDY port-forward: data / error stream pairs per requestID; a closed port is reported on the error stream', async () => {
+  const { url } = await h.rt.PortForward({ podSandboxId: pod, port: [] });
+  const c = await connectSpdy(url, ['portforward.k8s.io']);
+  assert.equal(c.protocol, 'portforward.k8s.io');
+  const err0 = c.open({ streamType: 'error', port: '8080', requestID: '0' }, { fin: true });
+  const data0 = c.open({ streamType: 'data', port: '8080', requestID: '0' });
+  data0.write('ping');
+  assert.equal(await data0.ended, 'fin');
+  assert.equal(data0.text(), 'pod got ping');
+  await err0.ended;
+  assert.equal(err0.text(), '');
+  const err1 = c.open({ streamType: 'error', port: '1', requestID: '1' }, { fin: true });
+  c.open({ streamType: 'data', port: '1', requestID: '1' });
+  await err1.ended;
+  assert.match(err1.text(), /^error forwarding port 1 to pod .*failed to connect to localhost:1 inside namespace/);
+  c.socket.destroy();
 });

@@ -1,0 +1,47 @@
+/**
+ * A private containerd for agent tests (scripts/containerd-up.sh: CRI plugin, runc, a CNI bridge, localhost/busybox
+ * and localhost/pause imported, a loopback registry holding busybox). Root only; when it cannot start the result
+ * carries the reason (for a skip). `down()` removes every CRI sandbox first (no shims left), then stops it.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createCriClient } from '@nodelet/core';
+
+const script = (name: string) => fileURLToPath(new URL(`../../../../scripts/${name}`, import.meta.url));
+
+export interface PrivateContainerd {
+  /** unix:// endpoint; undefined when it did not start (see reason). */
+  endpoint?: string;
+  /** host:port of its loopback registry (plain HTTP, trusted by this containerd). */
+  registry?: string;
+  reason?: string;
+  down(): Promise<void>;
+}
+
+/** Starts containerd with state (and, unless mounted over first, its `root`) under `state`. */
+export function privateContainerd(state: string): PrivateContainerd {
+  const down = async (endpoint?: string) => {
+    if (endpoint) {
+      const cri = createCriClient(endpoint);
+      try {
+        for (const sb of (await cri.listPodSandbox({})).items ?? []) {
+          await cri.stopPodSandbox({ podSandboxId: sb.id }).catch(() => undefined);
+          await cri.removePodSandbox({ podSandboxId: sb.id }).catch(() => undefined);
+        }
+      } finally {
+        cri.close();
+      }
+    }
+    execFileSync(script('containerd-down.sh'), [state], { stdio: 'ignore' });
+  };
+  if (process.getuid?.() !== 0) return { reason: 'containerd needs root', down: async () => {} };
+  try {
+    const out = execFileSync(script('containerd-up.sh'), [state], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const endpoint = /^ENDPOINT=(.*)$/m.exec(out)?.[1];
+    const registry = /^REGISTRY=(.*)$/m.exec(out)?.[1];
+    if (!endpoint) return { reason: 'containerd-up.sh printed no ENDPOINT', down: () => down() };
+    return { endpoint, ...(registry ? { registry } : {}), down: () => down(endpoint) };
+  } catch (err) {
+    return { reason: `containerd-up.sh failed: ${String((err as { stderr?: string }).stderr ?? err).trim().slice(0, 300)}`, down: () => down() };
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Pod networking for isolated sandboxes of the embedded runtime: when running as root with the CNI bridge and
+ * host-local plugins installed, each sandbox's network namespace gets a veth on the instance's bridge and an
+ * address of the instance's /24 (see subnet.ts); host-local keeps its leases under <root>/cni/networks.
+ * One bridge per instance, named after its /24 (`nodelet-e<third octet>`): the bridge plugin refuses a bridge
+ * that already holds another subnet's gateway, and containerd's test CNI owns `nodelet0`.
+ * Otherwise (unprivileged, no plugins) sandboxes keep loopback only, as before.
+ * Operations of one instance are serialised; DEL on a namespace that is gone only releases the lease.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { writeJsonAtomic } from '../util/atomic-json.ts';
+import type { Logger } from '../util/logger.ts';
+import { bridgeConfig, findCniBinDir, invokePlugin, resultIp, spawnPlugin, type BridgeNetwork, type CniExec } from './cni.ts';
+import { parseProcRoutes, pickSubnet, routed, type Route } from './subnet.ts';
+
+/** The bridge of a /24: `nodelet-e<third octet>` (at most 12 characters, under IFNAMSIZ). */
+export const bridgeOf = (subnet: string): string => `nodelet-e${subnet.split('.')[2]}`;
+export const NETWORK_NAME = 'nodelet-embedded';
+
+export interface PodNetworkDeps {
+  rootDir: string;
+  logger: Logger;
+  privileged: boolean;
+  /** CNI plugin dir; undefined = look in /opt/cni/bin and /usr/lib/cni. null = disabled. */
+  binDir?: string | null;
+  exec?: CniExec;
+  routes?: () => Route[];
+  /** Sandboxes currently attached (their ADD not yet undone). */
+  attached: () => number;
+  /** Runs `ip` (bridge cleanup); injectable for tests. */
+  ip?: (args: string[]) => Promise<string>;
+}
+
+export type AddResult = { ok: true; ip: string } | { ok: false; message: string };
+
+const run = promisify(execFile);
+
+export class PodNetwork {
+  readonly binDir: string | undefined;
+  private subnet: string | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly d: PodNetworkDeps) {
+    this.binDir = d.binDir === null ? undefined : (d.binDir ?? findCniBinDir());
+    const why = !d.privileged ? 'not running as root' : !this.binDir ? 'CNI bridge/host-local plugins not found in /opt/cni/bin or /usr/lib/cni' : '';
+    if (why) d.logger.info('pod network: isolated pods get loopback only (no IP)', { reason: why });
+    else d.logger.info('pod network: CNI bridge', { binDir: this.binDir });
+  }
+
+  get enabled(): boolean {
+    return this.d.privileged && !!this.binDir;
+  }
+
+  /** ADD the sandbox's namespace to the bridge; resolves to its address. */
+  add(sandboxId: string, netns: string): Promise<AddResult> {
+    return this.serial(async () => {
+      const net = this.network();
+      if (!net) return { ok: false, message: `no free /24 left in 10.89.0.0/16 for network ${NETWORK_NAME}` };
+      const r = await invokePlugin(this.exec(), 'bridge', { command: 'ADD', containerId: sandboxId, netns, ifname: 'eth0', binDir: this.binDir! }, bridgeConfig(net));
+      if (!r.ok) return { ok: false, message: `plugin type="bridge" name="${NETWORK_NAME}" failed (add): ${r.message}` };
+      const ip = resultIp(r.stdout);
+      if (!ip) return { ok: false, message: `plugin type="bridge" name="${NETWORK_NAME}" returned no IP: ${r.stdout.trim()}` };
+      return { ok: true, ip };
+    });
+  }
+
+  /** DEL: removes the veth (when the namespace is still there) and releases the lease. */
+  del(sandboxId: string, netns: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    return this.serial(async () => {
+      const net = this.network();
+      if (!net) return { ok: true as const };
+      const r = await invokePlugin(this.exec(), 'bridge', { command: 'DEL', containerId: sandboxId, netns, ifname: 'eth0', binDir: this.binDir! }, bridgeConfig(net));
+      return r.ok ? { ok: true as const } : { ok: false as const, message: `plugin type="bridge" name="${NETWORK_NAME}" failed (delete): ${r.message}` };
+    });
+  }
+
+  /** Once nothing is attached (runtime shutdown): the instance's bridge goes, unless something still uses a port of it. */
+  release(): Promise<void> {
+    return this.serial(async () => {
+      if (!this.enabled || !this.subnet || this.d.attached() > 0) return;
+      const bridge = bridgeOf(this.subnet);
+      let ports: number;
+      try {
+        ports = readdirSync(`/sys/class/net/${bridge}/brif`).length;
+      } catch {
+        return; // no bridge
+      }
+      const ip = this.d.ip ?? (async (args: string[]) => (await run('ip', args)).stdout);
+      if (ports === 0) await ip(['link', 'del', bridge]).catch((err: unknown) => this.d.logger.warn('cannot remove bridge', { bridge, err: String(err) }));
+      this.d.logger.debug('pod network released', { subnet: this.subnet, bridge, ports });
+    });
+  }
+
+  /** The bridge network of this instance, choosing (and persisting) its subnet on first use. */
+  private network(): BridgeNetwork | undefined {
+    const dir = join(this.d.rootDir, 'cni');
+    if (!this.subnet) {
+      const file = join(dir, 'network.json');
+      const saved = savedSubnet(file);
+      const routes = (this.d.routes ?? hostRoutes)();
+      // Keep the saved subnet while leases use it, or when nobody routes it (else another instance took it).
+      this.subnet = saved && (this.d.attached() > 0 || !routed(saved, routes)) ? saved : pickSubnet(this.d.rootDir, routes);
+      if (!this.subnet) return undefined;
+      if (this.subnet !== saved) {
+        mkdirSync(dir, { recursive: true });
+        writeJsonAtomic(file, { subnet: this.subnet });
+        this.d.logger.info('pod network subnet', { subnet: this.subnet, bridge: bridgeOf(this.subnet) });
+      }
+    }
+    return { name: NETWORK_NAME, bridge: bridgeOf(this.subnet), subnet: this.subnet, dataDir: join(dir, 'networks') };
+  }
+
+  private exec(): CniExec {
+    return this.d.exec ?? spawnPlugin;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}
+
+function savedSubnet(file: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { subnet?: string }).subnet;
+  } catch {
+    return undefined;
+  }
+}
+
+function hostRoutes(): Route[] {
+  try {
+    return parseProcRoutes(readFileSync('/proc/net/route', 'utf8'));
+  } catch {
+    return [];
+  }
+}
