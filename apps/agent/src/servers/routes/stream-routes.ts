@@ -1,7 +1,8 @@
 /**
  * The kubelet's streaming endpoints on 10250: /exec/{ns}/{pod}[/{uid}]/{container}, /attach/... (same shape) and
  * /portForward/{ns}/{pod}[/{uid}]. Each asks the runtime (CRI Exec / Attach / PortForward) for a streaming URL
- * and proxies the client's WebSocket upgrade to it. Only WebSocket upgrades are served (no SPDY).
+ * and relays the client's upgrade to it: WebSocket (v4/v5.channel.k8s.io, portforward) or SPDY/3.1, whichever the
+ * client asked for; the runtime's streaming server negotiates the stream protocol.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
