@@ -8,13 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { Exec, KubeConfig, PortForward, type V1Pod, type V1Status } from '@kubernetes/client-node';
-import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
-import { nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
+import type { ApiServerDouble } from '@nodelet/apiserver-double';
+import { startApiNode } from './testing/api-node.ts';
+import type { NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';
 
 let api: ApiServerDouble;
@@ -23,12 +23,7 @@ let kc: KubeConfig;
 const SERVER = "require('node:net').createServer((s) => s.on('data', (d) => s.end('pod got ' + d))).listen(8080, '127.0.0.1')";
 
 before(async () => {
-  api = await startApiServerDouble({ kubeletPreferredAddressTypes: ['InternalIP'] });
-  const caFile = join(api.kubeconfigFor('x').replace(/x\.kubeconfig$/, ''), 'cluster-ca.crt');
-  writeFileSync(caFile, api.ca);
-  n = await nodeAgent('node-s', (root) => ['--kubeconfig', api.kubeconfigFor('node-s', { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
-    '--client-ca-file', caFile, '--authorization-mode', 'AlwaysAllow', '--cgroups-per-qos=false']);
-  await n.start();
+  ({ api, agent: n } = await startApiNode('node-s', { staticPod: false, trustApiServerCa: true, args: () => ['--cgroups-per-qos=false'] }));
   kc = new KubeConfig();
   kc.loadFromFile(api.adminKubeconfig());
   api.store.create({

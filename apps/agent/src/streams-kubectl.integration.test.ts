@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { get } from 'node:http';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
-import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
-import { nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
+import type { ApiServerDouble } from '@nodelet/apiserver-double';
+import { startApiNode } from './testing/api-node.ts';
+import type { NodeAgent } from './testing/cluster-node.ts';
 import { eventually, freePort } from './testing/processes.ts';
 
 const KUBECTL = '/usr/bin/kubectl';
@@ -41,12 +41,7 @@ function kubectl(args: string[], input = '', env: Record<string, string> = {}): 
 
 describe('kubectl against the API server double and the embedded runtime', { skip, timeout: 240_000 }, () => {
   before(async () => {
-    api = await startApiServerDouble({ kubeletPreferredAddressTypes: ['InternalIP'] });
-    const caFile = join(api.kubeconfigFor('x').replace(/x\.kubeconfig$/, ''), 'cluster-ca.crt');
-    writeFileSync(caFile, api.ca);
-    n = await nodeAgent('node-k', (root) => ['--kubeconfig', api.kubeconfigFor('node-k', { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
-      '--client-ca-file', caFile, '--authorization-mode', 'AlwaysAllow', '--cgroups-per-qos=false']);
-    await n.start();
+    ({ api, agent: n } = await startApiNode('node-k', { staticPod: false, trustApiServerCa: true, args: () => ['--cgroups-per-qos=false'] }));
     const image = { image: 'nodelet.local/host:latest', imagePullPolicy: 'Never' };
     api.store.create({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' },

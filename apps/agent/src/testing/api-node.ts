@@ -60,6 +60,9 @@ export interface JoinedAgentOptions {
   /** A caller-owned root dir (e.g. a tmpfs mount). */
   root?: string;
   env?: Record<string, string>;
+  /** Trust the double's CA for client certificates on 10250 (--client-ca-file): the API server's own calls to
+   * the kubelet (logs, exec, attach, port-forward) then authenticate. */
+  trustApiServerCa?: boolean;
 }
 
 /** The cgroup root of this process's test agent `node` (its QoS and pod cgroups go under it). */
@@ -73,7 +76,9 @@ export async function joinedAgent(api: ApiServerDouble, node: string, o: JoinedA
     const manifests = st === false ? [] : ['--pod-manifest-path', writeStaticPod(root, 'st', st)];
     const cfg = join(root, 'kubelet-config.yaml');
     writeFileSync(cfg, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nnodeStatusUpdateFrequency: 2s\nfileCheckFrequency: 1s\nauthorization: { mode: AlwaysAllow }\n');
-    return ['--config', cfg, '--kubeconfig', api.kubeconfigFor(node, { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
+    const trust = o.trustApiServerCa ? ['--client-ca-file', join(root, 'cluster-ca.crt')] : [];
+    if (o.trustApiServerCa) writeFileSync(trust[1]!, api.ca);
+    return [...trust, '--config', cfg, '--kubeconfig', api.kubeconfigFor(node, { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
       ...manifests, '--housekeeping-interval', '1s', '--cgroup-root', cgroupRoot, ...(o.endpoint ? ['--container-runtime-endpoint', o.endpoint] : []), ...(o.args?.(root) ?? [])];
   }, { ...(o.root ? { root: o.root } : {}), ...(o.env ? { env: o.env } : {}) });
   const cleanup = agent.cleanup;
