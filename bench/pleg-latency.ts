@@ -1,9 +1,11 @@
 // bench/pleg-latency: a container's process is SIGKILLed behind the agent's back; how long until (a) GET /pods
-// shows the container terminated and (b) a socket.io client receives the PLEG ContainerDied event. p50/p99, with
-// the evented PLEG and with relist only (--evented-pleg=false, 1 s relist), on the embedded runtime and on
-// containerd (root + containerd installed), in one run. `--runtime embedded|containerd|both`, SAMPLES env (20).
+// shows the container terminated, (b) a socket.io client receives the PLEG ContainerDied event and (c) the
+// podStatus event showing it terminated (the status manager's publication, free of /pods polling cost). p50/p99,
+// with the evented PLEG and with relist only (--evented-pleg=false, 1 s relist), on the embedded runtime and on
+// containerd (root + containerd installed), in one run. `--runtime embedded|containerd|both`,
+// `--pleg evented|relist|both` (default both), SAMPLES env (20).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
@@ -71,14 +73,14 @@ async function pollUntil(pred: () => Promise<boolean>, ms: number): Promise<numb
 }
 
 /** One (runtime, mode) run: SAMPLES pods, killed one at a time. */
-async function measure(rt: RuntimeUnderTest, evented: boolean): Promise<{ pods: number[]; socket: number[] }> {
+async function measure(rt: RuntimeUnderTest, evented: boolean): Promise<{ pods: number[]; socket: number[]; status: number[] }> {
   // A private cgroup root: agents on one host must not garbage-collect each other's pod cgroups.
   const cgroupRoot = `/nodelet-bench-${process.pid}`;
   const extra = [...(rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : []), `--evented-pleg=${evented}`, '--cgroup-root', cgroupRoot];
   const stack = await startStack({ nodeName: 'lat', withConsole: false, extraAgentArgs: extra });
   const names = Array.from({ length: SAMPLES }, (_, i) => `victim-${i}`);
   const tag = `plat${Date.now().toString(36)}`;
-  const out = { pods: [] as number[], socket: [] as number[] };
+  const out = { pods: [] as number[], socket: [] as number[], status: [] as number[] };
   let sock: Socket | undefined;
   try {
     for (const n of names) writeFileSync(join(stack.manifests, `${n}.json`), manifest(n, rt.image, `${tag}-${n}-`));
@@ -88,23 +90,34 @@ async function measure(rt: RuntimeUnderTest, evented: boolean): Promise<{ pods: 
     }, 180_000);
     sock = await socketClient(stack);
     const died = new Map<string, number>();
-    sock.on('nodelet:event', (e: { type: string; pleg?: string; pod?: { name: string } }) => {
-      if (e.type === 'pleg' && e.pleg === 'ContainerDied' && e.pod && !died.has(e.pod.name)) died.set(e.pod.name, performance.now());
+    const shown = new Map<string, number>();
+    sock.on('nodelet:event', (e: { type: string; pleg?: string; pod?: { name: string }; containers?: Array<{ state?: string }> }) => {
+      if (!e.pod) return;
+      if (e.type === 'pleg' && e.pleg === 'ContainerDied' && !died.has(e.pod.name)) died.set(e.pod.name, performance.now());
+      if (e.type === 'podStatus' && e.containers?.[0]?.state === 'terminated' && !shown.has(e.pod.name)) shown.set(e.pod.name, performance.now());
     });
     await new Promise((r) => setTimeout(r, 1500));
     for (const n of names) {
       const full = `${n}-${stack.nodeName}`;
       const pids = pidsWith(`${tag}-${n}-`);
       const t0 = performance.now();
-      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // a transient fork of the shell (same cmdline) that already exited
+        }
+      }
       const seen = await pollUntil(async () => {
         const p = (await pods(stack)).find((x) => x.metadata.name === full);
         return Boolean(p?.status?.containerStatuses?.[0]?.state?.terminated);
       }, 30_000);
-      await waitUntil(`${n} ContainerDied on socket.io`, () => died.has(full), 5_000).catch(() => {});
+      await waitUntil(`${n} ContainerDied and podStatus on socket.io`, () => died.has(full) && shown.has(full), 5_000).catch(() => {});
       if (seen !== undefined) out.pods.push(seen - t0);
       const d = died.get(full);
       if (d !== undefined) out.socket.push(d - t0);
+      const st = shown.get(full);
+      if (st !== undefined) out.status.push(st - t0);
       // Spread the kills over the relist phase (so relist-only latency is sampled fairly).
       await new Promise((r) => setTimeout(r, 600 + Math.random() * 1000));
     }
@@ -118,23 +131,29 @@ async function measure(rt: RuntimeUnderTest, evented: boolean): Promise<{ pods: 
   return out;
 }
 
+const loadBefore = loadavg().map((x) => x.toFixed(2)).join(' ');
+
 async function main(): Promise<void> {
   const runtimes = selectRuntimes(process.argv);
+  const which = process.argv.includes('--pleg') ? process.argv[process.argv.indexOf('--pleg') + 1] : 'both';
+  const modes = which === 'evented' ? [true] : which === 'relist' ? [false] : [true, false];
   const rows: string[][] = [];
   try {
     for (const rt of runtimes) {
-      for (const evented of [true, false]) {
+      for (const evented of modes) {
         const r = await measure(rt, evented);
         const mode = evented ? 'evented' : 'relist 1 s';
         rows.push([rt.name, mode, '/pods', String(r.pods.length), fmtMs(percentile(r.pods, 50)), fmtMs(percentile(r.pods, 99))]);
         rows.push([rt.name, mode, 'socket.io', String(r.socket.length), fmtMs(percentile(r.socket, 50)), fmtMs(percentile(r.socket, 99))]);
+        rows.push([rt.name, mode, 'podStatus', String(r.status.length), fmtMs(percentile(r.status, 50)), fmtMs(percentile(r.status, 99))]);
       }
     }
   } finally {
     // Every runtime started above is stopped, even when an earlier one failed.
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
-  console.log('\ncontainer SIGKILLed → container terminated on GET /pods, and → PLEG ContainerDied on a socket.io client');
+  console.log('\ncontainer SIGKILLed → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client');
+  console.log(`load average before / after: ${loadBefore} / ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}\n`);
   console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'p50', 'p99'], rows));
 }

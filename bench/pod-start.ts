@@ -11,6 +11,7 @@ import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
+import { POD_NAMESPACE_LABEL } from '../packages/core/src/container/labels.ts';
 
 const SINGLE_RUNS = 5;
 const BURST = Number(process.env.BENCH_BURST ?? 30);
@@ -48,11 +49,25 @@ async function agentStart(stack: Stack, names: string[], image: string): Promise
   return names.map((n) => done.get(n) as number);
 }
 
-async function agentClean(stack: Stack, names: string[]): Promise<void> {
+/**
+ * Removes the pods and waits until the runtime has stopped them too: a pod leaves /pods as soon as its
+ * manifest goes, while the agent still stops its container and sandbox (network teardown included). A raw
+ * CRI run started before that would race the teardown and measure it (containerd: 30 CNI DELs beside the
+ * raw burst's 30 CNI ADDs).
+ */
+async function agentClean(stack: Stack, cri: CriClient, names: string[]): Promise<void> {
   for (const n of names) rmSync(join(stack.manifests, `${n}.json`), { force: true });
   await waitUntil('pods removed', async () => {
     const phases = await podPhases(stack);
     return names.every((n) => !phases.has(`${n}-${stack.nodeName}`));
+  }, 180_000);
+  const ns = { [POD_NAMESPACE_LABEL]: 'bench' };
+  await waitUntil('runtime stopped the pods', async () => {
+    const [sb, cs] = await Promise.all([
+      cri.listPodSandbox({ filter: { state: { state: 'SANDBOX_READY' }, labelSelector: ns } }),
+      cri.listContainers({ filter: { state: { state: 'CONTAINER_RUNNING' }, labelSelector: ns } }),
+    ]);
+    return sb.items.length === 0 && cs.containers.length === 0;
   }, 180_000);
 }
 
@@ -106,21 +121,21 @@ async function benchRuntime(rt: RuntimeUnderTest): Promise<string[][]> {
   const rows: string[][] = [];
   try {
     // Warm both paths once (first exec of the runtime's code paths, image unpack).
-    await agentStart(stack, ['warm'], rt.image).then(() => agentClean(stack, ['warm']));
+    await agentStart(stack, ['warm'], rt.image).then(() => agentClean(stack, cri, ['warm']));
     await criStart(cri, logDir, ['warm-raw'], rt.image).then((r) => criClean(cri, r.sandboxes));
 
     const agentSingle: number[] = [];
     const criSingle: number[] = [];
     for (let i = 0; i < SINGLE_RUNS; i++) {
       agentSingle.push(...(await agentStart(stack, [`one-${i}`], rt.image)));
-      await agentClean(stack, [`one-${i}`]);
+      await agentClean(stack, cri, [`one-${i}`]);
       const raw = await criStart(cri, logDir, [`raw-one-${i}`], rt.image);
       criSingle.push(...raw.ms);
       await criClean(cri, raw.sandboxes);
     }
     const burstNames = Array.from({ length: BURST }, (_, i) => `burst-${i}`);
     const agentBurst = await agentStart(stack, burstNames, rt.image);
-    await agentClean(stack, burstNames);
+    await agentClean(stack, cri, burstNames);
     const rawBurst = await criStart(cri, logDir, burstNames.map((n) => `raw-${n}`), rt.image);
     await criClean(cri, rawBurst.sandboxes);
 

@@ -55,7 +55,8 @@ describe('containerd event source against a real containerd', { skip }, () => {
   let endpoint = '';
   let cri: CriClient | undefined;
   const ac = new AbortController();
-  const events = new Collector(); // detectEventSource's source (settled with CRI)
+  const events = new Collector(); // detectEventSource's source (with settle() against CRI)
+  let detected: RuntimeEventSource | undefined;
   const raw = new Collector(); // the bare containerd stream
   let streamDone: Promise<void> | undefined;
   let streamError: unknown;
@@ -100,7 +101,9 @@ describe('containerd event source against a real containerd', { skip }, () => {
     const got = await detectEventSource(cri, endpoint, { clock: realClock });
     assert.ok(got.ok, got.message);
     const source: RuntimeEventSource = got.source;
+    detected = source;
     assert.equal(source.name, 'containerd');
+    assert.ok(source.settle, 'the containerd source can tell when CRI caught up');
     const pump = async (src: RuntimeEventSource, into: Collector) => {
       try {
         for await (const ev of src.subscribe(ac.signal)) into.push(ev);
@@ -127,9 +130,14 @@ describe('containerd event source against a real containerd', { skip }, () => {
     const { podSandboxId, containerId } = await startContainer('selfexit', ['sh', '-c', 'sleep 0.3; exit 3']);
     const started = await events.waitFor((e) => e.containerId === containerId && e.kind === 'started', 2000, 'started');
     const exited = await events.waitFor((e) => e.containerId === containerId && e.kind === 'exited', 3000, 'exited');
+    assert.deepEqual(exited.ev.exit && { code: exited.ev.exit.exitCode, reason: exited.ev.exit.reason }, { code: 3, reason: 'Error' });
+    await detected?.settle?.(exited.ev, ac.signal);
+    const settledAt = realClock.now();
     const st = (await cri!.containerStatus({ containerId })).status;
-    assert.equal(st?.state, 'CONTAINER_EXITED', 'CRI agrees once the settled event is out');
+    assert.equal(st?.state, 'CONTAINER_EXITED', 'CRI agrees once settle(ev) resolved');
     assert.equal(st?.exitCode, 3);
+    assert.equal(st?.reason, exited.ev.exit?.reason, 'the event foretold the reason CRI reports');
+    assert.equal(Math.floor(st.finishedAt / 1e6), exited.ev.exit?.finishedAt, 'and the finish time');
     assert.equal(exited.ev.exitCode, 3);
     assert.equal(started.ev.sandboxId, podSandboxId);
     assert.ok(events.seen.indexOf(started) < events.seen.indexOf(exited), 'started before exited');
@@ -137,7 +145,7 @@ describe('containerd event source against a real containerd', { skip }, () => {
     const lag = exited.at - exited.ev.time;
     t.diagnostic(
       `self exit: raw containerd event ${rawExit.at - rawExit.ev.time} ms after exited_at; ` +
-        `settled event ${lag} ms after exited_at (${exited.at - rawExit.at} ms waiting for CRI to catch up)`,
+        `event ${lag} ms after exited_at; CRI caught up ${settledAt - exited.at} ms after the event`,
     );
     assert.ok(lag >= -50 && lag < 2000, `latency ${lag} ms`);
     assert.equal(streamError, undefined);

@@ -17,8 +17,10 @@ function received(e: ReturnType<typeof envelope>): Envelope__Output {
   return { timestamp: e.timestamp as Envelope__Output['timestamp'], namespace: e.namespace ?? '', topic: e.topic ?? '', event: ev };
 }
 
-const ev = (kind: RuntimeContainerEvent['kind'], containerId: string, time: number, exitCode?: number): RuntimeContainerEvent =>
-  exitCode === undefined ? { kind, containerId, time, source: 'containerd' } : { kind, containerId, time, source: 'containerd', exitCode };
+const ev = (kind: RuntimeContainerEvent['kind'], containerId: string, time: number, exitCode?: number, reason?: string): RuntimeContainerEvent =>
+  exitCode === undefined
+    ? { kind, containerId, time, source: 'containerd' }
+    : { kind, containerId, time, source: 'containerd', exitCode, exit: { exitCode, finishedAt: time, reason: reason ?? (exitCode === 0 ? 'Completed' : 'Error'), message: '' } };
 
 describe('envelopeToEvent', () => {
   const cases: { name: string; envs: ReturnType<typeof envelope>[]; want: (RuntimeContainerEvent | null)[] }[] = [
@@ -60,6 +62,16 @@ describe('envelopeToEvent', () => {
         envelope('TaskPaused', { containerId: C }, T0 + 5),
       ],
       want: [ev('oom', C, T0 + 3), null, null],
+    },
+    {
+      name: 'an exit after an OOM is OOMKilled (as containerd\'s CRI reports it); a restart clears it',
+      envs: [
+        envelope('TaskOOM', { containerId: C }, T0 + 3),
+        envelope('TaskExit', { containerId: C, id: C, pid: 3, exitStatus: 137, exitedAt: ts(T0 + 4) }, T0 + 5),
+        envelope('TaskStart', { containerId: C, pid: 4 }, T0 + 6),
+        envelope('TaskExit', { containerId: C, id: C, pid: 4, exitStatus: 137, exitedAt: ts(T0 + 7) }, T0 + 8),
+      ],
+      want: [ev('oom', C, T0 + 3), ev('exited', C, T0 + 4, 137, 'OOMKilled'), ev('started', C, T0 + 6), ev('exited', C, T0 + 7, 137)],
     },
   ];
   for (const tc of cases) {

@@ -3,7 +3,8 @@
  * on the containerd socket), for containerd 1.6 whose CRI has no GetContainerEvents.
  *
  * Mapping (containerd topic → kind): /containers/create → created, /tasks/start → started, /tasks/exit of
- * the init process → exited (exit code, exit time), /tasks/delete → exited only when no exit was seen for
+ * the init process → exited (exit code, exit time, and the terminated state containerd's CRI will report:
+ * reason OOMKilled after a /tasks/oom, else Completed for 0 and Error otherwise), /tasks/delete → exited only when no exit was seen for
  * that start (a shim that died publishes both), /tasks/oom → oom, /containers/delete → deleted. Exec'd
  * processes (TaskExit with id ≠ container_id) and other topics are dropped. In k8s.io both sandbox (pause)
  * and app container tasks appear; both pass with containerId = the task's container_id.
@@ -42,11 +43,20 @@ export function defaultContainerdFilters(namespace: string): string[] {
   return [`namespace==${namespace},topic~="^/tasks/"`, `namespace==${namespace},topic~="^/containers/"`];
 }
 
-/** Remembers which containers already had their exit reported since their last start. */
+/** Remembers which containers already had their exit reported since their last start, and which hit OOM. */
 export class ExitTracker {
   private exited = new Set<string>();
+  private oomed = new Set<string>();
   started(id: string): void {
     this.exited.delete(id);
+    this.oomed.delete(id);
+  }
+  oom(id: string): void {
+    this.oomed.add(id);
+  }
+  /** The reason containerd's CRI gives an exit: OOMKilled after a TaskOOM, else Completed / Error by code. */
+  reason(id: string, exitCode: number): string {
+    return this.oomed.has(id) ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
   }
   /** True the first time after a start (or ever), false for a repeat. */
   markExited(id: string): boolean {
@@ -56,6 +66,7 @@ export class ExitTracker {
   }
   forget(id: string): void {
     this.exited.delete(id);
+    this.oomed.delete(id);
   }
   get size(): number {
     return this.exited.size;
@@ -90,10 +101,14 @@ export function envelopeToEvent(env: Envelope__Output, namespace: string, exits:
       if (!t.containerId || (t.id !== '' && t.id !== t.containerId)) return null; // an exec'd process
       if (!exits.markExited(t.containerId)) return null;
       const ev = base('exited', t.containerId, timestampMs(t.exitedAt) ?? time);
-      if (ev) ev.exitCode = t.exitStatus;
+      if (ev) {
+        ev.exitCode = t.exitStatus;
+        ev.exit = { exitCode: t.exitStatus, finishedAt: ev.time, reason: exits.reason(t.containerId, t.exitStatus), message: '' };
+      }
       return ev;
     }
     case 'containerd.events.TaskOOM':
+      if (data.containerId) exits.oom(data.containerId);
       return base('oom', data.containerId);
     case 'containerd.events.ContainerDelete':
       if (data.id) exits.forget(data.id);

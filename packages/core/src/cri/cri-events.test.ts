@@ -15,7 +15,7 @@ function criEvent(over: Partial<ContainerEventResponse__Output>): ContainerEvent
 }
 
 describe('fromCriEvent', () => {
-  const exited = { id: 'c1', state: 'CONTAINER_EXITED', exitCode: 2 } as ContainerEventResponse__Output['containersStatuses'][number];
+  const exited = { id: 'c1', state: 'CONTAINER_EXITED', exitCode: 2, finishedAt: (T0 - 5) * 1e6 + 999_000, reason: 'Error', message: 'boom' } as ContainerEventResponse__Output['containersStatuses'][number];
   const cases: { name: string; in: ContainerEventResponse__Output; want: RuntimeContainerEvent | null }[] = [
     { name: 'created', in: criEvent({ containerEventType: 'CONTAINER_CREATED_EVENT' }), want: { kind: 'created', containerId: 'c1', time: T0, source: 'cri' } },
     {
@@ -24,9 +24,9 @@ describe('fromCriEvent', () => {
       want: { kind: 'started', containerId: 'c1', sandboxId: 's1', time: T0 + 1, source: 'cri' },
     },
     {
-      name: 'stopped carries the exit code of that container',
+      name: 'stopped carries the terminated state of that container',
       in: criEvent({ containerEventType: 'CONTAINER_STOPPED_EVENT', containersStatuses: [{ ...exited, id: 'other', exitCode: 9 }, exited] }),
-      want: { kind: 'exited', containerId: 'c1', time: T0, exitCode: 2, source: 'cri' },
+      want: { kind: 'exited', containerId: 'c1', time: T0, exitCode: 2, exit: { exitCode: 2, finishedAt: T0 - 5, reason: 'Error', message: 'boom' }, source: 'cri' },
     },
     {
       name: 'stopped without its status has no exit code',

@@ -27,7 +27,10 @@ export function fromCriEvent(ev: ContainerEventResponse__Output): RuntimeContain
   if (sandboxId) out.sandboxId = sandboxId;
   if (kind === 'exited') {
     const st = ev.containersStatuses.find((s) => s.id === ev.containerId);
-    if (st && st.state === 'CONTAINER_EXITED') out.exitCode = st.exitCode;
+    if (st && st.state === 'CONTAINER_EXITED') {
+      out.exitCode = st.exitCode;
+      out.exit = { exitCode: st.exitCode, finishedAt: Math.floor(st.finishedAt / 1e6), reason: st.reason, message: st.message };
+    }
   }
   return out;
 }

@@ -33,7 +33,9 @@ async function setup() {
 describe('settleEvent', () => {
   const cases: { name: string; event: (c: string, s: string) => RuntimeContainerEvent; prep?: (rt: FakeRuntime) => void; want: string; calls: number }[] = [
     { name: 'started, CRI already running', event: (c) => ev('started', c), want: 'settled', calls: 1 },
-    { name: 'a sandbox id is unknown to ContainerStatus', event: (_c, s) => ev('exited', s), want: 'unknown-id', calls: 1 },
+    { name: 'an id CRI does not know (removed already)', event: () => ev('exited', 'gone'), want: 'unknown-id', calls: 1 },
+    { name: 'a sandbox start, CRI already ready', event: (_c, s) => ev('started', s), want: 'settled', calls: 1 },
+    { name: 'a sandbox known as such is not looked up as a container', event: (_c, s) => ({ ...ev('started', s), sandboxId: s }), want: 'settled', calls: 0 },
     { name: 'created and deleted are not held', event: (c) => ev('deleted', c), want: 'settled', calls: 0 },
     { name: 'oom is not held', event: (c) => ev('oom', c), want: 'settled', calls: 0 },
     {
@@ -69,6 +71,19 @@ describe('settleEvent', () => {
     assert.equal(rt.callsOf('containerStatus').length, 4);
   });
 
+  it('polls PodSandboxStatus until a sandbox exit shows as NOTREADY', async () => {
+    const { clock, rt, podSandboxId } = await setup();
+    const p = settleEvent(rt, ev('exited', podSandboxId), { clock, pollMs: 5 }, new AbortController().signal);
+    await untilSleeping(clock);
+    await clock.step(5);
+    await untilSleeping(clock);
+    assert.equal(rt.callsOf('podSandboxStatus').length, 2);
+    await rt.stopPodSandbox({ podSandboxId });
+    await clock.step(5);
+    assert.equal(await p, 'settled');
+    assert.equal(rt.callsOf('containerStatus').length, 1, 'looked up as a container once');
+  });
+
   it('gives up after timeoutMs', async () => {
     const { clock, rt, containerId } = await setup();
     const p = settleEvent(rt, ev('exited', containerId), { clock, pollMs: 10, timeoutMs: 30 }, new AbortController().signal);
@@ -81,12 +96,13 @@ describe('settleEvent', () => {
 });
 
 describe('settleWithCri', () => {
-  it('yields in order, holding an exit until CRI agrees, and ends on abort', async () => {
+  it('passes events at once; settle(ev) resolves once CRI agrees (at once for a sandbox id)', async () => {
     const { clock, rt, containerId, podSandboxId } = await setup();
     const hub = new EventHub<RuntimeContainerEvent>();
     const inner: RuntimeEventSource = { name: 'containerd', subscribe: (s) => hub.subscribe(s) };
     const source = settleWithCri(inner, rt, { clock, pollMs: 5 });
     assert.equal(source.name, 'containerd');
+    assert.ok(source.settle);
     const ac = new AbortController();
     const seen: string[] = [];
     const done = (async () => {
@@ -95,23 +111,19 @@ describe('settleWithCri', () => {
     while (hub.size === 0) await new Promise<void>((r) => setImmediate(r));
     hub.publish(ev('exited', containerId));
     hub.publish(ev('exited', podSandboxId));
+    const outcomes: string[] = [];
+    const settling = Promise.all([containerId, 'gone'].map((id) => source.settle!(ev('exited', id), ac.signal).then((o) => outcomes.push(`${id === containerId ? 'c' : 's'}:${String(o)}`))));
     await untilSleeping(clock);
+    assert.deepEqual(seen, ['exited:c', 'exited:s'], 'not held');
+    assert.deepEqual(outcomes, ['s:unknown-id']);
     await clock.step(5);
     await untilSleeping(clock);
-    assert.deepEqual(seen, []);
+    assert.deepEqual(outcomes, ['s:unknown-id'], 'CRI still says running');
     rt.exitContainer(containerId, { exitCode: 1 });
     await clock.step(5);
-    assert.deepEqual(seen, ['exited:c', 'exited:s']);
-    const { containerId: other } = await rt.createContainer({
-      podSandboxId,
-      config: { metadata: { name: 'other', attempt: 0 }, image: { image: HOST_IMAGE } },
-      sandboxConfig,
-    });
-    await rt.startContainer({ containerId: other });
-    hub.publish(ev('exited', other));
-    await untilSleeping(clock);
+    await settling;
+    assert.deepEqual(outcomes, ['s:unknown-id', 'c:settled']);
     ac.abort();
     await done;
-    assert.deepEqual(seen, ['exited:c', 'exited:s']);
   });
 });

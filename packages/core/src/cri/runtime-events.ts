@@ -26,7 +26,20 @@ export interface RuntimeContainerEvent {
   time: number;
   /** Only on 'exited': the process's exit code (128 + signal when killed by a signal). */
   exitCode?: number;
+  /**
+   * Only on 'exited', when the source knows it: the container's terminated state as the runtime's CRI status
+   * will report it, so a consumer can show the exit before (or without) asking ContainerStatus.
+   */
+  exit?: ContainerExit;
   source: 'cri' | 'containerd';
+}
+
+/** A container's terminated state (the exited fields of a CRI ContainerStatus; finishedAt in epoch ms). */
+export interface ContainerExit {
+  exitCode: number;
+  finishedAt: number;
+  reason: string;
+  message: string;
 }
 
 export interface RuntimeEventSource {
@@ -37,6 +50,12 @@ export interface RuntimeEventSource {
    * when the stream cannot be opened or breaks (UNIMPLEMENTED, UNAVAILABLE, or the server ending it).
    */
   subscribe(signal: AbortSignal): AsyncIterable<RuntimeContainerEvent>;
+  /**
+   * For sources that run ahead of the runtime's CRI state (containerd's event service): resolves once CRI
+   * status reflects `ev`, so a consumer reading ContainerStatus after it sees the new state. Absent = CRI is
+   * already up to date when the event arrives.
+   */
+  settle?(ev: RuntimeContainerEvent, signal: AbortSignal): Promise<unknown>;
 }
 
 export type EventSourceDetection =
@@ -50,8 +69,8 @@ export interface DetectEventSourceDeps {
   probeTimeoutMs?: number;
   /**
    * Builds the containerd source (tests inject). Default: createContainerdEventSource with a CRI sandbox
-   * resolver, wrapped by settleWithCri (started/exited held until ContainerStatus agrees) unless
-   * `settle` is false.
+   * resolver, with settleWithCri's `settle(ev)` (resolves once ContainerStatus agrees) unless `settle` is
+   * false.
    */
   createContainerdSource?: (endpoint: string) => RuntimeEventSource;
   /** Default true; see createContainerdSource. */

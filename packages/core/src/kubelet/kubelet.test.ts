@@ -14,7 +14,7 @@ function manifest(name: string, spec: Record<string, unknown>): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec });
 }
 
-function setup() {
+function setup(eventedPleg = false) {
   const clock = new FakeClock();
   const cri = new FakeRuntime({ clock, pullAnything: false });
   const fs = new MemoryManifestFs('/manifests');
@@ -38,6 +38,7 @@ function setup() {
       crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 },
       runtimeEndpoint: 'fake:///runtime',
       kubeletVersion: 'v1.34.0-nodelet',
+      eventedPleg,
     },
   );
   return { clock, cri, fs, kubelet };
@@ -178,5 +179,27 @@ test('runtime unreachable: not healthy, node says so, recovers', async () => {
   await clock.step(31_000);
   assert.equal(kubelet.node().runtimeReady, true);
   assert.ok(kubelet.events.recent({ types: ['runtime'] }).length >= 2);
+  await kubelet.stop();
+});
+
+test('evented PLEG: a container death shows on the pod status with no time passing, before its restart', async () => {
+  const { clock, cri, kubelet } = setup(true);
+  await kubelet.start();
+  for (let s = 0; s < 5; s++) await clock.step(1_000);
+  assert.ok(status(kubelet.getPod('default', 'web-node1'), 'app')?.state?.running);
+  const app = containersNamed(cri, 'app')[0]!;
+  let shownAt: number | undefined;
+  kubelet.events.subscribe((e) => {
+    if (e.type !== 'podStatus' || e.pod.name !== 'web-node1' || shownAt !== undefined) return;
+    const s = e.status.containerStatuses?.find((c) => c.name === 'app');
+    if (s?.state?.terminated?.exitCode === 137 || s?.lastState?.terminated?.exitCode === 137) shownAt = cri.calls.length;
+  });
+  cri.resetCalls();
+  cri.exitContainer(app.id, { exitCode: 137 });
+  await clock.step(0);
+  assert.ok(shownAt !== undefined, 'the exit is on the pod status without any timer firing');
+  const creates = cri.methods().map((m, i) => [m, i] as const).filter(([m]) => m === 'createContainer');
+  assert.ok(creates.every(([, i]) => i >= shownAt!), 'the status went out before the restart work began');
+  assert.deepEqual(cri.methods().slice(0, shownAt).filter((m) => m !== 'getContainerEvents'), [], 'shown from the event, no runtime call first');
   await kubelet.stop();
 });

@@ -7,20 +7,19 @@ import type { EventBus } from '../events/types.ts';
 import { InMemoryEventBus } from '../events/bus.ts';
 import { KubeletEventRecorder, type EventRecorder } from '../events/recorder.ts';
 import { MergedPodConfig } from '../config/pod-config.ts';
-import { FileSource } from '../config/file-source.ts';
-import { HttpSource } from '../config/http-source.ts';
 import type { PodSource } from '../config/types.ts';
 import { BasicPodManager } from '../pod/basic-pod-manager.ts';
 import { BasicStatusManager } from '../status/status-manager.ts';
 import { admit } from '../lifecycle/admit.ts';
 import type { AdmitNode } from '../lifecycle/types.ts';
 import { StatusCache } from '../container/cache.ts';
-import { GenericPleg } from '../pleg/generic-pleg.ts';
-import { EventedPleg } from '../pleg/evented-pleg.ts';
-import { detectEventSource } from '../cri/runtime-events.ts';
-import { KubeImageManager } from '../images/image-manager.ts';
-import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
-import { defaultCgroupParent } from '../kuberuntime/qos.ts';
+import type { GenericPleg } from '../pleg/generic-pleg.ts';
+import type { EventedPleg } from '../pleg/evented-pleg.ts';
+import { buildPleg } from './pleg-factory.ts';
+import { buildPodSources } from './pod-sources.ts';
+import { admitNodeOf } from './admit-node.ts';
+import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
+import { buildRuntimeManager } from './runtime-factory.ts';
 import type { EventSink } from '../kuberuntime/types.ts';
 import { instrumentCri } from '../kuberuntime/instrumented-cri.ts';
 import { podRef } from '../events/recorder.ts';
@@ -32,8 +31,7 @@ import { ReasonCache } from './reason-cache.ts';
 import { containerLogs } from './container-logs.ts';
 import { healthReport } from './health.ts';
 import { runningPodsAsV1 } from './running-pods.ts';
-import { KubeletProbes, majorMinor } from './probes.ts';
-import { createHookDeps } from '../lifecycle/hooks/deps.ts';
+import { KubeletProbes } from './probes.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
@@ -63,7 +61,7 @@ export class Kubelet implements KubeletApi {
   readonly eviction: EvictionWiring;
   readonly gc: EvictionWiring;
   private readonly handlers: PodHandlers;
-  private readonly sources: PodSource[] = [];
+  private readonly sources: PodSource[];
   private readonly startTime: string;
   private running = false;
   private stopped = false;
@@ -93,35 +91,23 @@ export class Kubelet implements KubeletApi {
     this.stats = buildNodeStats(deps, config, { recorder: this.recorder, bus: this.events, podManager: this.podManager, cache: this.cache, workers: () => this.workers, startTimeMs: clock.now() });
     const runtimeMetrics = deps.metrics ?? this.stats?.kubeletMetrics.runtime;
     const cri = runtimeMetrics ? instrumentCri(deps.cri, runtimeMetrics, clock) : deps.cri;
-    const images = new KubeImageManager({ cri, clock, logger, events: sink }, {
-      backOff: config.imagePullBackOff,
-      serializeImagePulls: config.serializeImagePulls ?? !((config.maxParallelImagePulls ?? 0) >= 2),
-      ...(config.maxParallelImagePulls !== undefined ? { maxParallelImagePulls: config.maxParallelImagePulls } : {}),
-    });
-    const perQos = config.cgroupsPerQOS ?? true;
-    const root = (config.cgroupRoot ?? '/').replace(/\/$/, '');
-    const hooks = createHookDeps({
+    this.runtime = buildRuntimeManager(deps, config, {
       cri,
-      clock,
-      podIP: (pod) => this.statusManager.getPodStatus(pod.metadata?.uid ?? '')?.podIP ?? '',
       recorder: this.recorder,
-      logger: logger.child('hooks'),
-      kubeletVersion: majorMinor(config.kubeletVersion),
+      sink,
+      podIP: (pod) => this.statusManager.getPodStatus(pod.metadata?.uid ?? '')?.podIP ?? '',
+      cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod),
     });
-    this.runtime = new KubeRuntimeManager(
-      { cri, clock, logger, images, events: sink, fs: deps.fs, hooks },
-      {
-        podLogsDir: config.podLogsDir,
-        nodeName: config.nodeName,
-        crashLoopBackOff: config.crashLoopBackOff,
-        cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod) ?? (perQos ? `${root}${defaultCgroupParent(pod)}` : root),
-      },
-    );
     this.runtimeState = new RuntimeState(
       { cri: deps.cri, clock, logger: logger.child('runtime-state'), bus: this.events },
       { periodMs: config.runtimeStatusPeriodMs ?? 5_000, retryInitialMs: 1_000, retryMaxMs: 30_000 },
     );
-    this.pleg = this.buildPleg();
+    this.pleg = buildPleg(deps, config, {
+      runtime: this.runtime,
+      cache: this.cache,
+      bus: this.events,
+      ...(this.stats ? { metrics: this.stats.kubeletMetrics.metrics } : {}),
+    });
     this.probes = new KubeletProbes(
       {
         cri,
@@ -188,7 +174,7 @@ export class Kubelet implements KubeletApi {
       { handlers: this.handlers, clock, logger: logger.child('sync-loop'), pleg: this.pleg.watch() },
       { syncTickMs: config.syncTickMs ?? 1_000, housekeepingMs: config.housekeepingPeriodMs ?? 2_000 },
     );
-    this.buildSources();
+    this.sources = buildPodSources(deps, config, { podConfig: this.podConfig, recorder: this.recorder, ...(this.api ? { apiSource: this.api.source } : {}) });
   }
 
   async start(): Promise<void> {
@@ -306,59 +292,7 @@ export class Kubelet implements KubeletApi {
   }
 
   private admitNode(): AdmitNode {
-    const c = this.config;
-    // capacity − reserved − hard eviction from the container manager when the kubelet has one.
-    const alloc = c.allocatable ?? this.stats?.cgroups().allocatable;
-    return {
-      name: c.nodeName,
-      labels: { 'kubernetes.io/hostname': c.nodeName, 'kubernetes.io/os': 'linux', ...(c.nodeLabels ?? {}) },
-      allocatable: {
-        cpuMilli: alloc?.cpuMilli ?? Number.MAX_SAFE_INTEGER,
-        memoryBytes: alloc?.memoryBytes ?? Number.MAX_SAFE_INTEGER,
-        pods: c.maxPods,
-      },
-      pressure: this.eviction.pressure(),
-    };
-  }
-
-  private buildPleg(): GenericPleg | EventedPleg {
-    const { clock, logger } = this.deps;
-    const metrics = this.deps.plegMetrics ?? this.stats?.kubeletMetrics.metrics;
-    const c = this.config;
-    const generic = new GenericPleg(
-      { runtime: this.runtime, cache: this.cache, clock, logger, bus: this.events, ...(metrics ? { metrics } : {}) },
-      { relistPeriodMs: c.plegRelistPeriodMs, relistThresholdMs: c.plegRelistThresholdMs, channelCapacity: 1000 },
-    );
-    if (!c.eventedPleg) return generic;
-    const detect = this.deps.detectEventSource ?? (() => detectEventSource(this.deps.cri, c.runtimeEndpoint, { clock, logger }));
-    return new EventedPleg(
-      { generic, cache: this.cache, clock, logger, detect, ...(metrics ? { metrics } : {}) },
-      { fallbackRelistPeriodMs: c.plegRelistPeriodMs, fallbackRelistThresholdMs: c.plegRelistThresholdMs },
-    );
-  }
-
-  private buildSources(): void {
-    const { clock, logger } = this.deps;
-    const c = this.config;
-    const onError = (e: { source: string; file: string; message: string }) =>
-      this.recorder.event({ kind: 'Node', name: c.nodeName }, 'Warning', 'FailedValidation', `${e.file}: ${e.message}`);
-    if (c.podManifestPath) {
-      this.sources.push(
-        new FileSource(
-          { clock, logger, onUpdate: this.podConfig.channel('file'), onError, ...(this.deps.manifestFs ? { fs: this.deps.manifestFs } : {}) },
-          { path: c.podManifestPath, nodeName: c.nodeName, fileCheckFrequencyMs: c.fileCheckFrequencyMs },
-        ),
-      );
-    }
-    if (c.manifestUrl) {
-      this.sources.push(
-        new HttpSource(
-          { clock, logger, onUpdate: this.podConfig.channel('http'), onError, ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}) },
-          { url: c.manifestUrl, nodeName: c.nodeName, httpCheckFrequencyMs: c.httpCheckFrequencyMs, ...(c.manifestUrlHeaders ? { headers: c.manifestUrlHeaders } : {}) },
-        ),
-      );
-    }
-    if (this.api) this.sources.push(this.api.source);
+    return admitNodeOf(this.config, this.stats?.cgroups().allocatable, this.eviction.pressure());
   }
 }
 

@@ -1,88 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from '../util/clock.ts';
-import { nullLogger } from '../util/logger.ts';
-import { StatusCache } from '../container/cache.ts';
-import { FakeContainerRuntime } from '../container/testing/fake-container-runtime.ts';
-import type { ContainerState, RuntimePod } from '../container/types.ts';
+import type { RuntimePod } from '../container/types.ts';
+import type { RuntimeContainerEvent } from '../cri/runtime-events.ts';
 import { CriError } from '../cri/types.ts';
-import type { EventSourceDetection, RuntimeContainerEvent, RuntimeEventSource } from '../cri/runtime-events.ts';
-import { GenericPleg } from './generic-pleg.ts';
-import { EventedPleg } from './evented-pleg.ts';
-import type { PlegMetrics } from './types.ts';
+import { pod, setup } from './testing/evented-fixture.ts';
 
-function pod(uid: string, containers: Array<[string, ContainerState]>): RuntimePod {
-  return {
-    uid,
-    name: `pod-${uid}`,
-    namespace: 'default',
-    sandboxes: [{ id: { type: 'fake', id: `sb-${uid}` }, state: 'ready', createdAt: 0, attempt: 0 }],
-    containers: containers.map(([id, state]) => ({ id: { type: 'fake', id }, name: `n-${id}`, image: 'i', imageRef: 'i', hash: '1', state, createdAt: 0 })),
-  };
-}
-
-/** A scripted event source: push events, break the open stream, count subscriptions. */
-class ScriptedSource implements RuntimeEventSource {
-  readonly name = 'scripted';
-  subscriptions = 0;
-  private queue: Array<RuntimeContainerEvent | Error> = [];
-  private wake: (() => void) | undefined;
-  push(e: RuntimeContainerEvent | Error): void {
-    this.queue.push(e);
-    this.wake?.();
-  }
-  async *subscribe(signal: AbortSignal): AsyncGenerator<RuntimeContainerEvent> {
-    this.subscriptions++;
-    const onAbort = () => this.wake?.();
-    signal.addEventListener('abort', onAbort);
-    try {
-      while (!signal.aborted) {
-        const next = this.queue.shift();
-        if (next instanceof Error) throw next;
-        if (next) {
-          yield next;
-          continue;
-        }
-        await new Promise<void>((r) => (this.wake = r));
-      }
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
-}
-
-function recordingMetrics(): PlegMetrics & { counts: Record<string, number> } {
-  const counts: Record<string, number> = {};
-  const add = (k: string) => (n = 1) => void (counts[k] = (counts[k] ?? 0) + n);
-  const obs = (k: string) => ({ observe: () => add(k)() });
-  return {
-    counts,
-    plegRelistDuration: obs('relistDuration'),
-    plegRelistInterval: obs('relistInterval'),
-    plegDiscardEvents: { inc: add('discard') },
-    plegLastSeen: { set: () => add('lastSeen')() },
-    eventedPlegConnectionErrors: { inc: add('connErrors') },
-    eventedPlegConnections: { inc: add('connections') },
-    eventedPlegConnectionLatency: obs('latency'),
-  };
-}
-
-function setup(detection?: (src: ScriptedSource) => EventSourceDetection) {
-  const clock = new FakeClock();
-  const rt = new FakeContainerRuntime();
-  const cache = new StatusCache();
-  const metrics = recordingMetrics();
-  const generic = new GenericPleg({ runtime: rt, cache, clock, logger: nullLogger, metrics });
-  const src = new ScriptedSource();
-  const detect = async (): Promise<EventSourceDetection> =>
-    detection ? detection(src) : { ok: true, source: src, message: 'scripted' };
-  const pleg = new EventedPleg({ generic, cache, clock, logger: nullLogger, detect, metrics });
-  const ev = (kind: RuntimeContainerEvent['kind'], id: string): RuntimeContainerEvent => ({ kind, containerId: id, time: clock.now(), source: 'cri' });
-  const seen = () => pleg.watch().drain().map((e) => `${e.uid}/${e.type}/${e.data}`);
-  return { clock, rt, cache, metrics, generic, src, pleg, ev, seen };
-}
-
-test('connected: an event relists at once, the timer relist slows to 300 s with a 10 min threshold', async () => {
+test('connected: an event re-reads its pod at once, the timer relist slows to 300 s with a 10 min threshold', async () => {
   const { clock, rt, src, pleg, generic, ev, seen, metrics } = setup();
   rt.pods = [pod('u1', [['c1', 'running']])];
   pleg.start();
@@ -97,9 +20,10 @@ test('connected: an event relists at once, the timer relist slows to 300 s with 
   src.push(ev('exited', 'c1'));
   await clock.step(0);
   assert.deepEqual(seen(), ['u1/ContainerDied/c1']);
-  // no timer relists in the next 299 s beyond those the events asked for
+  assert.equal(rt.calls.at(-1), 'getPodStatus u1', 'the event re-read its pod, nothing else');
+  // no relists in the next 299 s: the event touched its pod only
   await clock.step(299_000);
-  assert.equal(rt.calls.filter((c) => c === 'getPods').length, listsBefore + 1);
+  assert.equal(rt.calls.filter((c) => c === 'getPods').length, listsBefore);
   // healthy for 10 min without relisting (runtime fails), unhealthy after
   rt.failGetPods = new Error('down');
   await clock.step(250_000);
@@ -201,25 +125,27 @@ test('while connected the cache timestamp is refreshed every second, so waiting 
   pleg.stop();
 });
 
-test('events trigger relists that coalesce while one is in flight', async () => {
+test('events re-read their pod one read at a time; events during a read coalesce into one more', async () => {
   const { clock, rt, src, pleg, ev } = setup();
   rt.pods = [pod('u1', [['c1', 'running']])];
   pleg.start();
   await clock.step(500);
-  const before = rt.calls.filter((c) => c === 'getPods').length;
+  const reads = () => rt.calls.filter((c) => c === 'getPodStatus u1').length;
+  const lists = () => rt.calls.filter((c) => c === 'getPods').length;
+  const [readsBefore, listsBefore] = [reads(), lists()];
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => (release = r));
-  const real = rt.getPods.bind(rt);
-  rt.getPods = async (all: boolean) => {
+  const real = rt.getPodStatus.bind(rt);
+  rt.getPodStatus = async (uid: string, name: string, ns: string) => {
     await gate;
-    return real(all);
+    return real(uid, name, ns);
   };
   for (let i = 0; i < 10; i++) src.push(ev('started', 'c1'));
   await clock.step(0);
   release();
   await clock.step(0);
-  const lists = rt.calls.filter((c) => c === 'getPods').length - before;
-  assert.equal(lists, 2, `10 events during one relist → that relist + one more`);
+  assert.equal(reads() - readsBefore, 2, '10 events during one read → that read + one more');
+  assert.equal(lists() - listsBefore, 0, 'no relist for a known pod');
   pleg.stop();
 });
 

@@ -3,14 +3,17 @@
  * containerd's own event service on containerd 1.6) and reacts within milliseconds, keeping the generic
  * relist as the safety net.
  *
- * Each runtime event triggers an immediate relist of the wrapped GenericPleg (coalesced while one is in
- * flight). The relist diffs against the last one, so an event stream that drops or repeats events can neither
- * lose nor duplicate a lifecycle transition: events only decide WHEN we look, the runtime's own listing decides
- * WHAT changed. While the stream is up the timer relist slows to `eventedRelistPeriodMs` (300 s) with the
- * `eventedRelistThresholdMs` (10 min) health threshold, and the cache's global timestamp is refreshed every
- * `cacheRefreshMs` so pod workers waiting for a fresh status are not held for a whole relist period (as the
- * kubelet's evented PLEG does). When the stream breaks the PLEG relists at once, drops back to the 1 s relist
- * and reconnects with exponential back-off.
+ * An event about a pod the PLEG knows (by container or sandbox id) touches that pod only: an exit that carries
+ * its terminated state is shown at once (cache + ContainerDied, no runtime call), then the pod is re-read
+ * (after the source's `settle`, when CRI lags the event) and diffed; re-reads of one pod run one at a time and
+ * coalesce. An event about an id nobody knows yet (a new sandbox) relists. Every path diffs against the same
+ * published view (PodRecords), so an event stream that drops or repeats events can neither lose nor
+ * duplicate a lifecycle transition: events only decide WHEN we look, the runtime decides WHAT changed, and
+ * the relist reconciles what no event told. While the stream is up the timer relist slows to
+ * `eventedRelistPeriodMs` (300 s) with the `eventedRelistThresholdMs` (10 min) health threshold, and the
+ * cache's global timestamp is refreshed every `cacheRefreshMs` so pod workers waiting for a fresh status are
+ * not held for a whole relist period (as the kubelet's evented PLEG does). When the stream breaks the PLEG
+ * relists at once, drops back to the 1 s relist and reconnects with exponential back-off.
  */
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -29,7 +32,7 @@ export interface EventedPlegDeps {
   /** Finds the event source (e.g. `() => detectEventSource(cri, endpoint, deps)`); retried on RuntimeUnavailable. */
   detect: (signal: AbortSignal) => Promise<EventSourceDetection>;
   metrics?: PlegMetrics;
-  /** Called for every runtime event after it triggered a relist (benches, diagnostics). */
+  /** Called for every runtime event after it was handled (benches, diagnostics). */
   onRuntimeEvent?: (e: RuntimeContainerEvent) => void;
 }
 
@@ -70,6 +73,10 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   private connected = false;
   private sourceName: string | undefined;
   private modeValue: EventedPlegMode = 'connecting';
+  /** Pods with a re-read in flight → the events that came since it began. */
+  private readonly pending = new Map<string, RuntimeContainerEvent[]>();
+  /** Events about unknown ids waiting for CRI to agree before they relist. */
+  private settling = 0;
   /** Runtime events received (all streams). */
   eventsReceived = 0;
 
@@ -179,7 +186,7 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     try {
       for await (const ev of source.subscribe(ac.signal)) {
         this.setConnected(true);
-        this.onEvent(ev);
+        this.onEvent(ev, source, ac.signal);
       }
     } catch (err) {
       if (!signal.aborted) {
@@ -196,14 +203,53 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     return was;
   }
 
-  private onEvent(ev: RuntimeContainerEvent): void {
+  private onEvent(ev: RuntimeContainerEvent, source: RuntimeEventSource, signal: AbortSignal): void {
     this.eventsReceived++;
     this.log.debug('runtime event', { kind: ev.kind, containerId: ev.containerId, lagMs: this.deps.clock.now() - ev.time });
     const m = this.deps.metrics;
     if (m && ev.time > 0) m.eventedPlegConnectionLatency.observe(Math.max(0, this.deps.clock.now() - ev.time) / 1000);
     m?.plegLastSeen.set(this.deps.clock.now() / 1000);
-    void this.deps.generic.relistSoon();
+    const g = this.deps.generic;
+    const uid = g.podOf(ev.containerId) ?? (ev.sandboxId ? g.podOf(ev.sandboxId) : undefined);
+    if (ev.kind === 'deleted') g.forgetExit(ev.containerId);
+    if (uid === undefined) {
+      // A new pod: the relist finds it (once CRI shows what the event says).
+      this.settling++;
+      void settled(source, ev, signal).then(() => {
+        this.settling--;
+        if (!signal.aborted) void g.relistSoon();
+      });
+    } else {
+      if (ev.kind === 'exited' && ev.exit) g.exited(uid, ev.containerId, ev.exit, !this.pending.has(uid));
+      this.reread(uid, ev, source, signal);
+    }
     this.deps.onRuntimeEvent?.(ev);
+  }
+
+  /** Re-reads the pod after `ev` settled; one re-read per pod at a time, later events coalesce into the next. */
+  private reread(uid: string, ev: RuntimeContainerEvent, source: RuntimeEventSource, signal: AbortSignal): void {
+    const queued = this.pending.get(uid);
+    if (queued) {
+      queued.push(ev);
+      return;
+    }
+    this.pending.set(uid, [ev]);
+    void (async () => {
+      try {
+        for (let evs = this.take(uid); evs.length > 0 && !signal.aborted; evs = this.take(uid)) {
+          await Promise.all(evs.map((e) => settled(source, e, signal)));
+          if (!signal.aborted) await this.deps.generic.inspect(uid);
+        }
+      } finally {
+        this.pending.delete(uid);
+      }
+    })();
+  }
+
+  private take(uid: string): RuntimeContainerEvent[] {
+    const evs = this.pending.get(uid) ?? [];
+    if (evs.length > 0) this.pending.set(uid, []);
+    return evs;
   }
 
   private setConnected(up: boolean): void {
@@ -231,9 +277,16 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   /** While connected, every pod's cached status is as fresh as the stream: let waiting workers go. */
   private refreshCache(): void {
     const g = this.deps.generic;
-    if (!this.connected || g.busy) return;
+    // Not while an event is still being turned into cache entries: a worker let go now would act on a status
+    // that misses it (e.g. a container it just started, shown 'created': it would start another).
+    if (!this.connected || g.busy || this.pending.size > 0 || this.settling > 0) return;
     // A pod whose inspection failed is retried now, not at the next 300 s relist.
     if (g.pendingReinspection > 0) void g.relistSoon();
     else this.deps.cache.updateTime(this.deps.clock.now());
   }
+}
+
+/** Resolves once CRI shows `ev` (sources whose CRI lags their events), never rejects. */
+async function settled(source: RuntimeEventSource, ev: RuntimeContainerEvent, signal: AbortSignal): Promise<void> {
+  await source.settle?.(ev, signal).catch(() => undefined);
 }

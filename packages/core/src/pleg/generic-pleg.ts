@@ -2,11 +2,16 @@
  * Generic PLEG (the kubelet's generic.go): every relist period list all pods from the runtime, diff each
  * container's state against the previous relist, refresh the status cache for pods that changed, and send
  * ContainerStarted / ContainerDied / ContainerRemoved events (ContainerChanged only goes to the bus).
+ *
+ * The evented PLEG also drives it per pod: `exited` shows an exit a runtime event told at once (no runtime
+ * call), `inspect` re-reads one pod; both publish through the same PodRecords as the relist, which stays the
+ * safety net that reconciles whatever the events missed.
  */
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventBus, PlegEventType } from '../events/types.ts';
-import type { PodStatusCache, Runtime, RuntimePod } from '../container/types.ts';
+import type { PodStatus, PodStatusCache, Runtime, RuntimePod } from '../container/types.ts';
+import type { ContainerExit } from '../cri/runtime-events.ts';
 import { BoundedChannel } from '../util/bounded-channel.ts';
 import { formatGoDuration } from '../container/go-duration.ts';
 import {
@@ -17,6 +22,9 @@ import {
   type PodLifecycleEvent,
   type PodLifecycleEventGenerator,
 } from './types.ts';
+import { PodRecords, containerNameIn, podFromStatus } from './pod-records.ts';
+
+export { computePodEvents, generateEvents } from './pod-records.ts';
 
 export interface GenericPlegDeps {
   runtime: Runtime;
@@ -27,18 +35,10 @@ export interface GenericPlegDeps {
   metrics?: PlegMetrics;
 }
 
-/** PLEG's view of a container: runtime 'created' counts as unknown, as upstream. */
-type PlegState = 'running' | 'exited' | 'unknown' | 'non-existent';
-
-interface PodRecord {
-  old?: RuntimePod;
-  current?: RuntimePod;
-}
-
 export class GenericPleg implements PodLifecycleEventGenerator {
   private config: GenericPlegConfig;
   private readonly channel: BoundedChannel<PodLifecycleEvent>;
-  private readonly records = new Map<string, PodRecord>();
+  private readonly records = new PodRecords();
   private readonly log: Logger;
   private timer: TimerHandle | undefined;
   private running = false;
@@ -100,11 +100,59 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     const timestamp = this.deps.clock.now();
     try {
       const status = await this.deps.runtime.getPodStatus(uid, name, namespace);
-      this.deps.cache.set(uid, status, undefined, timestamp);
+      this.deps.cache.set(uid, this.records.applyExits(status), undefined, timestamp);
     } catch (err) {
       const prev = this.deps.cache.get(uid).status;
       this.deps.cache.set(uid, prev, err as Error, timestamp);
     }
+  }
+
+  /** The pod holding a container or sandbox id, as last listed or inspected. */
+  podOf(id: string): string | undefined {
+    return this.records.uidOf(id);
+  }
+
+  /**
+   * A runtime event says the container exited: show it now, without asking the runtime (whose status may
+   * still say running). The cached status gets the container's terminated state, ContainerDied is published.
+   * `fresh`: the cached status reflects every earlier event of the pod, so the patched one is current as of
+   * now (pod workers waiting for a newer status may use it); else it keeps the cached entry's age, lest a
+   * worker act on a status missing, say, a container it just created. False when the pod does not (yet) hold
+   * the container or it had already exited.
+   */
+  exited(uid: string, containerId: string, exit: ContainerExit, fresh = true): boolean {
+    const pod = this.records.exited(uid, containerId, exit);
+    if (!pod) return false;
+    const cached = this.deps.cache.get(uid);
+    if (cached.status.containerStatuses.some((c) => c.id.id === containerId)) {
+      const at = fresh && !this.busy ? this.deps.clock.now() : cached.modified;
+      this.deps.cache.set(uid, this.records.applyExits(cached.status), cached.error, at);
+    }
+    this.commit(uid, pod);
+    return true;
+  }
+
+  /** Re-reads one pod from the runtime into the cache and publishes its transitions (the event path). */
+  async inspect(uid: string): Promise<void> {
+    const known = this.records.current(uid);
+    const timestamp = this.deps.clock.now();
+    let status: PodStatus;
+    try {
+      status = this.records.applyExits(await this.deps.runtime.getPodStatus(uid, known?.name ?? '', known?.namespace ?? ''));
+    } catch (err) {
+      if (known) this.failed(uid, known, err as Error, timestamp);
+      return;
+    }
+    this.needsReinspection.delete(uid);
+    const pod = podFromStatus(status);
+    if (pod) this.deps.cache.set(uid, status, undefined, timestamp);
+    else this.deps.cache.delete(uid);
+    this.commit(uid, pod);
+  }
+
+  /** Forgets what events said about a container (it was deleted). */
+  forgetExit(containerId: string): void {
+    this.records.forget(containerId);
   }
 
   /** One relist; concurrent calls share the one in flight. */
@@ -175,31 +223,25 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     }
     this.relistTime = timestamp;
     m?.plegLastSeen.set(timestamp / 1000);
-    this.setCurrent(pods);
-    const eventsByPod = new Map<string, PodLifecycleEvent[]>();
-    for (const [uid, rec] of this.records) {
-      const events = computePodEvents(uid, rec.old, rec.current);
-      if (events.length > 0) eventsByPod.set(uid, events);
-    }
+    const versions = this.records.setCurrent(pods);
+    const changed = this.records.changed();
     const retry = this.needsReinspection;
     this.needsReinspection = new Map();
     // Pods are inspected side by side (a burst of 30 pods must not wait on 30 serial inspections); each pod's
-    // events are published as soon as its own inspection is in the cache.
-    await forEachLimit([...eventsByPod], this.config.inspectConcurrency, async ([uid, events]) => {
-      const rec = this.records.get(uid);
-      if (!(await this.refresh(uid, rec?.current, timestamp))) return;
+    // events are published as soon as its own inspection is in the cache. A pod the event path committed
+    // since this listing is left alone: its news is newer than ours.
+    await forEachLimit([...changed.keys()], this.config.inspectConcurrency, async (uid) => {
+      if (this.records.version(uid) !== versions.get(uid)) return;
+      const current = this.records.current(uid);
+      if (!(await this.refresh(uid, current, timestamp))) return;
       retry.delete(uid);
-      this.publish(rec, events);
-      if (rec) {
-        rec.old = rec.current;
-        if (!rec.current) this.records.delete(uid);
-      }
+      if (this.records.version(uid) === versions.get(uid)) this.commit(uid, current);
     });
     await forEachLimit([...retry], this.config.inspectConcurrency, ([uid, pod]) => this.refresh(uid, pod, timestamp).then(() => {}));
     this.deps.cache.updateTime(timestamp);
     const tookMs = this.deps.clock.monotonic() - start;
     m?.plegRelistDuration.observe(tookMs / 1000);
-    if (eventsByPod.size > 0) this.log.debug('relist', { tookMs: Math.round(tookMs), podsChanged: eventsByPod.size });
+    if (changed.size > 0) this.log.debug('relist', { tookMs: Math.round(tookMs), podsChanged: changed.size });
   }
 
   /** Re-inspects a pod into the cache; false (and queued for the next relist) when inspection failed. */
@@ -210,34 +252,31 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     }
     try {
       const status = await this.deps.runtime.getPodStatus(uid, pod.name, pod.namespace);
-      this.deps.cache.set(uid, status, undefined, timestamp);
+      this.deps.cache.set(uid, this.records.applyExits(status), undefined, timestamp);
       return true;
     } catch (err) {
-      this.log.warn('PLEG: Ignoring events for pod', { pod: `${pod.namespace}/${pod.name}`, err: String(err) });
-      this.needsReinspection.set(uid, pod);
-      this.deps.cache.set(uid, this.deps.cache.get(uid).status, err as Error, timestamp);
+      this.failed(uid, pod, err as Error, timestamp);
       return false;
     }
   }
 
-  private setCurrent(pods: RuntimePod[]): void {
-    for (const rec of this.records.values()) rec.current = undefined;
-    for (const p of pods) {
-      const rec = this.records.get(p.uid) ?? {};
-      rec.current = p;
-      this.records.set(p.uid, rec);
-    }
+  private failed(uid: string, pod: RuntimePod, err: Error, timestamp: number): void {
+    this.log.warn('PLEG: Ignoring events for pod', { pod: `${pod.namespace}/${pod.name}`, err: String(err) });
+    this.needsReinspection.set(uid, pod);
+    this.deps.cache.set(uid, this.deps.cache.get(uid).status, err, timestamp);
   }
 
-  private publish(rec: PodRecord | undefined, events: PodLifecycleEvent[]): void {
-    const pod = rec?.current ?? rec?.old;
+  /** Moves the pod's published view forward and sends its transitions (channel, then bus). */
+  private commit(uid: string, pod: RuntimePod | undefined): void {
+    const { events, next, prev } = this.records.commit(uid, pod);
+    const shown = next ?? prev;
     for (const e of events) {
       if (e.type !== 'ContainerChanged' && !this.channel.trySend(e)) this.deps.metrics?.plegDiscardEvents.inc();
-      if (!this.deps.bus || !pod) continue;
-      const containerName = containerNameOf(rec, e.data);
+      if (!this.deps.bus || !shown) continue;
+      const containerName = containerNameIn(e.data, next, prev);
       this.deps.bus.publish({
         type: 'pleg',
-        pod: { namespace: pod.namespace, name: pod.name, uid: pod.uid },
+        pod: { namespace: shown.namespace, name: shown.name, uid: shown.uid },
         pleg: e.type,
         containerId: e.data,
         ...(containerName !== undefined ? { containerName } : {}),
@@ -256,49 +295,4 @@ async function forEachLimit<T>(items: T[], limit: number, fn: (item: T) => Promi
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-}
-
-function containerNameOf(rec: PodRecord | undefined, id: string): string | undefined {
-  for (const p of [rec?.current, rec?.old]) {
-    const c = p?.containers.find((x) => x.id.id === id);
-    if (c) return c.name;
-  }
-  return undefined;
-}
-
-/** Events for every container (and sandbox) of one pod between two relists. */
-export function computePodEvents(uid: string, oldPod: RuntimePod | undefined, newPod: RuntimePod | undefined): PodLifecycleEvent[] {
-  const ids: string[] = [];
-  for (const p of [oldPod, newPod]) {
-    for (const c of p?.containers ?? []) if (!ids.includes(c.id.id)) ids.push(c.id.id);
-    for (const s of p?.sandboxes ?? []) if (!ids.includes(s.id.id)) ids.push(s.id.id);
-  }
-  const out: PodLifecycleEvent[] = [];
-  for (const id of ids) {
-    for (const type of generateEvents(stateOf(oldPod, id), stateOf(newPod, id))) out.push({ uid, type, data: id });
-  }
-  return out;
-}
-
-function stateOf(pod: RuntimePod | undefined, id: string): PlegState {
-  if (!pod) return 'non-existent';
-  const c = pod.containers.find((x) => x.id.id === id);
-  if (c) return c.state === 'running' ? 'running' : c.state === 'exited' ? 'exited' : 'unknown';
-  const s = pod.sandboxes.find((x) => x.id.id === id);
-  if (s) return s.state === 'ready' ? 'running' : 'exited';
-  return 'non-existent';
-}
-
-export function generateEvents(oldState: PlegState, newState: PlegState): PlegEventType[] {
-  if (oldState === newState) return [];
-  switch (newState) {
-    case 'running':
-      return ['ContainerStarted'];
-    case 'exited':
-      return ['ContainerDied'];
-    case 'unknown':
-      return ['ContainerChanged'];
-    case 'non-existent':
-      return oldState === 'exited' ? ['ContainerRemoved'] : ['ContainerDied', 'ContainerRemoved'];
-  }
 }

@@ -1,4 +1,7 @@
-/** A scripted container Runtime for PLEG / pod-worker tests: set `pods` and `statuses`, read `calls`. */
+/**
+ * A scripted container Runtime for PLEG / pod-worker tests: set `pods` and `statuses`, read `calls`. A pod
+ * without an entry in `statuses` reports the status its `pods` listing implies.
+ */
 import type { V1Pod } from '@kubernetes/client-node';
 import { emptyPodStatus, type KillPodOptions, type PodStatus, type PodSyncResult, type Runtime, type RuntimePod } from '../types.ts';
 
@@ -20,7 +23,30 @@ export class FakeContainerRuntime implements Runtime {
     this.calls.push(`getPodStatus ${uid}`);
     const err = this.failStatus.get(uid);
     if (err) throw err;
-    return structuredClone(this.statuses.get(uid) ?? emptyPodStatus(uid, name, namespace));
+    return structuredClone(this.statuses.get(uid) ?? this.statusFromListing(uid) ?? emptyPodStatus(uid, name, namespace));
+  }
+
+  private statusFromListing(uid: string): PodStatus | undefined {
+    const p = this.pods.find((x) => x.uid === uid);
+    if (!p) return undefined;
+    return {
+      uid,
+      name: p.name,
+      namespace: p.namespace,
+      ips: [],
+      sandboxStatuses: p.sandboxes.map((s) => ({ id: s.id.id, state: s.state, createdAt: s.createdAt, attempt: s.attempt, ip: '', additionalIps: [] })),
+      containerStatuses: p.containers.map((c) => ({
+        ...c,
+        startedAt: 0,
+        finishedAt: 0,
+        exitCode: 0,
+        reason: '',
+        message: '',
+        imageId: c.imageRef,
+        restartCount: 0,
+        logPath: '',
+      })),
+    };
   }
 
   async syncPod(pod: V1Pod, _s: PodStatus): Promise<PodSyncResult> {

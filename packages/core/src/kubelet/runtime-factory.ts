@@ -1,0 +1,54 @@
+/**
+ * Builds the kubelet's CRI runtime manager over the (instrumented) CRI client: the image manager, lifecycle
+ * hooks and the pod cgroup parent.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { EventRecorder } from '../events/recorder.ts';
+import { KubeImageManager } from '../images/image-manager.ts';
+import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
+import { defaultCgroupParent } from '../kuberuntime/qos.ts';
+import type { EventSink } from '../kuberuntime/types.ts';
+import type { CriClient } from '../cri/types.ts';
+import { createHookDeps } from '../lifecycle/hooks/deps.ts';
+import { majorMinor } from './probes.ts';
+import type { KubeletConfig, KubeletDeps } from './config.ts';
+
+export interface RuntimeParts {
+  recorder: EventRecorder;
+  sink: EventSink;
+  /** The CRI client the manager calls (instrumented when the kubelet has runtime metrics). */
+  cri: CriClient;
+  /** The pod's IP as the status manager knows it (for hooks). */
+  podIP: (pod: V1Pod) => string;
+  /** The container manager's cgroup parent, when there is one. */
+  cgroupParent?: (pod: V1Pod) => string | undefined;
+}
+
+export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
+  const { clock, logger } = deps;
+  const { cri } = parts;
+  const images = new KubeImageManager({ cri, clock, logger, events: parts.sink }, {
+    backOff: config.imagePullBackOff,
+    serializeImagePulls: config.serializeImagePulls ?? !((config.maxParallelImagePulls ?? 0) >= 2),
+    ...(config.maxParallelImagePulls !== undefined ? { maxParallelImagePulls: config.maxParallelImagePulls } : {}),
+  });
+  const perQos = config.cgroupsPerQOS ?? true;
+  const root = (config.cgroupRoot ?? '/').replace(/\/$/, '');
+  const hooks = createHookDeps({
+    cri,
+    clock,
+    podIP: parts.podIP,
+    recorder: parts.recorder,
+    logger: logger.child('hooks'),
+    kubeletVersion: majorMinor(config.kubeletVersion),
+  });
+  return new KubeRuntimeManager(
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks },
+    {
+      podLogsDir: config.podLogsDir,
+      nodeName: config.nodeName,
+      crashLoopBackOff: config.crashLoopBackOff,
+      cgroupParent: (pod) => parts.cgroupParent?.(pod) ?? (perQos ? `${root}${defaultCgroupParent(pod)}` : root),
+    },
+  );
+}
