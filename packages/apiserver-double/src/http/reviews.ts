@@ -7,6 +7,7 @@ import type { ServiceAccountTokens } from '../auth/sa-tokens.ts';
 import type { KubeObject } from '../resources.ts';
 import { kubeTime, type Registry } from '../store/registry.ts';
 import { errors } from '../status.ts';
+import { checkBoundObject } from './token-binding.ts';
 
 export interface RecordedAccessReview {
   attributes: AuthzAttributes;
@@ -64,6 +65,7 @@ export function subjectAccessReview(policy: AuthorizePolicy, body: KubeObject, r
 export function tokenRequest(reg: Registry, tokens: ServiceAccountTokens, ns: string, saName: string, body: KubeObject, now: number): KubeObject {
   const sa = reg.get(reg.resource('', 'serviceaccounts'), ns, saName);
   const spec = body.spec ?? {};
+  checkBoundObject(reg, ns, saName, spec.boundObjectRef);
   const expirationSeconds = Number(spec.expirationSeconds ?? 3600);
   if (expirationSeconds < 600)
     throw errors.invalid('TokenRequest', 'authentication.k8s.io', saName, [

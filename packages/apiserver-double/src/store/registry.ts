@@ -11,6 +11,7 @@ import { strategicMerge } from '../patch/strategic-merge.ts';
 import { apiVersionOf, findResource, RESOURCES, resourceKey, type KubeObject, type ResourceInfo } from '../resources.ts';
 import { ApiError, errors, MODIFIED_MESSAGE } from '../status.ts';
 import { listObjects, type ListBody, type ListQuery } from './list.ts';
+import { admitServiceAccount } from './sa-admission.ts';
 import { defaultPod, podGracePeriod, qosClass, validatePod, validatePodSpecUpdate, type FieldError } from './pod-rules.ts';
 import { clone, objectKey, RawStore } from './store.ts';
 
@@ -184,6 +185,7 @@ export class Registry {
   private prepareForCreate(r: ResourceInfo, obj: KubeObject): void {
     if (r.kind === 'Pod' && !r.group) {
       defaultPod(obj);
+      admitServiceAccount(obj, (ns, name) => this.tryGet(this.resource('', 'serviceaccounts'), ns, name), () => this.randomSuffix());
       this.invalidIf(r, obj, validatePod(obj));
       obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
     } else if (r.kind === 'Namespace') {

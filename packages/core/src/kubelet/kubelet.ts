@@ -20,6 +20,7 @@ import { buildPodSources } from './pod-sources.ts';
 import { admitNodeOf } from './admit-node.ts';
 import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { buildRuntimeManager } from './runtime-factory.ts';
+import { buildVolumeWiring, type VolumeWiring } from './volume-wiring.ts';
 import type { EventSink } from '../kuberuntime/types.ts';
 import { instrumentCri } from '../kuberuntime/instrumented-cri.ts';
 import { podRef } from '../events/recorder.ts';
@@ -49,6 +50,8 @@ export class Kubelet implements KubeletApi {
   readonly cache = new StatusCache();
   readonly pleg: GenericPleg | EventedPleg;
   readonly runtime: KubeRuntimeManager;
+  /** Volume manager + configMap / secret / token managers (on a real host: deps.hostFs). */
+  readonly volumes: VolumeWiring | undefined;
   readonly runtimeState: RuntimeState;
   readonly workers: PodWorkers;
   readonly syncLoop: SyncLoop;
@@ -91,7 +94,9 @@ export class Kubelet implements KubeletApi {
     this.stats = buildNodeStats(deps, config, { recorder: this.recorder, bus: this.events, podManager: this.podManager, cache: this.cache, workers: () => this.workers, startTimeMs: clock.now() });
     const runtimeMetrics = deps.metrics ?? this.stats?.kubeletMetrics.runtime;
     const cri = runtimeMetrics ? instrumentCri(deps.cri, runtimeMetrics, clock) : deps.cri;
+    this.volumes = buildVolumeWiring(deps, config, { sink, isKnown: (uid) => !!this.podManager.getPodByUid(uid), runningUids: async () => new Set((await this.runtime.getPods(false)).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady() });
     this.runtime = buildRuntimeManager(deps, config, {
+      ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
       cri,
       recorder: this.recorder,
       sink,
@@ -188,6 +193,7 @@ export class Kubelet implements KubeletApi {
     this.statusManager.start();
     this.probes.manager.start();
     this.pleg.start();
+    this.volumes?.start();
     this.unsubscribe = this.podConfig.subscribe((update) => this.syncLoop.push({ kind: 'config', update }));
     this.syncLoop.start();
     this.eviction.start();
@@ -207,6 +213,7 @@ export class Kubelet implements KubeletApi {
     this.syncLoop.stop();
     this.eviction.stop();
     this.pleg.stop();
+    await this.volumes?.stop();
     this.runtimeState.stop();
     this.probes.manager.stop();
     this.statusManager.stop();

@@ -9,6 +9,8 @@ import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { defaultCgroupParent } from '../kuberuntime/qos.ts';
 import type { EventSink } from '../kuberuntime/types.ts';
 import type { CriClient } from '../cri/types.ts';
+import type { VolumeHost } from '../volume/types.ts';
+import type { PodObjectSource } from '../podobjects/types.ts';
 import { createHookDeps } from '../lifecycle/hooks/deps.ts';
 import { majorMinor } from './probes.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
@@ -22,6 +24,9 @@ export interface RuntimeParts {
   podIP: (pod: V1Pod) => string;
   /** The container manager's cgroup parent, when there is one. */
   cgroupParent?: (pod: V1Pod) => string | undefined;
+  /** Volume manager and configMap / secret managers (volume-wiring.ts). */
+  volumes?: VolumeHost;
+  objects?: PodObjectSource;
 }
 
 export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
@@ -43,7 +48,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}) },
     {
       podLogsDir: config.podLogsDir,
       nodeName: config.nodeName,

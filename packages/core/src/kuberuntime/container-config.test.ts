@@ -23,9 +23,9 @@ const pod: V1Pod = {
   },
 };
 
-test('container config env values survive CRI encoding (KeyValue.value is bytes on the wire)', () => {
+test('container config env values survive CRI encoding (KeyValue.value is bytes on the wire)', async () => {
   const c = pod.spec!.containers[0]!;
-  const r = generateContainerConfig(pod, c, 0, 'nodelet.local/host:latest', { podIp: '', podIps: [], nodeName: 'n1' });
+  const r = await generateContainerConfig(pod, c, 0, 'nodelet.local/host:latest', { podIp: '', podIps: [], nodeName: 'n1' });
   assert.ok(r.ok);
   const root = protobuf.loadSync(CRI_PROTO_PATH);
   const Config = root.lookupType('runtime.v1.ContainerConfig');

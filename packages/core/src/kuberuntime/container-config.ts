@@ -17,8 +17,10 @@ import { hashContainer } from '../container/hash.ts';
 import { expandVars, makeEnvironment, type EnvContext } from './container-env.ts';
 import { containerResources } from './qos.ts';
 import { namespaceOptions } from './sandbox-config.ts';
+import { hostPathMounts } from './host-path-mounts.ts';
+import type { VolumeHost } from '../volume/types.ts';
 
-export type ContainerConfigResult = { ok: true; config: ContainerConfig } | { ok: false; message: string };
+export type ContainerConfigResult = { ok: true; config: ContainerConfig; /** Warning events (InvalidEnvironmentVariableNames). */ warnings?: string[] } | { ok: false; message: string };
 
 export function containerLabels(pod: V1Pod, c: V1Container): Record<string, string> {
   const m = pod.metadata ?? {};
@@ -38,16 +40,24 @@ export function containerAnnotations(pod: V1Pod, c: V1Container, restartCount: n
   return a;
 }
 
-export function generateContainerConfig(
+/**
+ * The container's CRI config. Env comes from makeEnvironment (ctx.objects resolves ConfigMap / Secret refs);
+ * mounts from the volume manager when there is one, else the hostPath volumes alone. Failures are the
+ * kubelet's CreateContainerConfigError messages.
+ */
+export async function generateContainerConfig(
   pod: V1Pod,
   c: V1Container,
   restartCount: number,
   imageRef: string,
   ctx: EnvContext,
-): ContainerConfigResult {
-  const env = makeEnvironment(pod, c, ctx);
+  volumes?: Pick<VolumeHost, 'containerMounts'>,
+): Promise<ContainerConfigResult> {
+  const env = await makeEnvironment(pod, c, ctx);
   if (!env.ok) return env;
   const vars = new Map(env.env.map((e) => [e.key, e.value]));
+  const mounts = volumes ? await volumes.containerMounts(pod, c, vars) : { ok: true as const, mounts: hostPathMounts(pod, c) };
+  if (!mounts.ok) return mounts;
   const sc = c.securityContext;
   const psc = pod.spec?.securityContext;
   const runAsUser = sc?.runAsUser ?? psc?.runAsUser;
@@ -62,6 +72,7 @@ export function generateContainerConfig(
     labels: containerLabels(pod, c),
     annotations: containerAnnotations(pod, c, restartCount),
     logPath: `${c.name}/${restartCount}.log`,
+    mounts: mounts.mounts,
     stdin: c.stdin ?? false,
     stdinOnce: c.stdinOnce ?? false,
     tty: c.tty ?? false,
@@ -79,5 +90,5 @@ export function generateContainerConfig(
       },
     },
   };
-  return { ok: true, config };
+  return { ok: true, config, ...(env.warnings ? { warnings: env.warnings } : {}) };
 }

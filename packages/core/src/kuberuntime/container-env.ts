@@ -1,17 +1,22 @@
 /**
- * Container environment: literal values with $(VAR) expansion, downward-API fieldRefs. ConfigMap/Secret
- * references cannot be resolved without an API server: a non-optional one is a CreateContainerConfigError.
+ * Container environment: literal values with $(VAR) expansion, downward-API fieldRefs, ConfigMap / Secret
+ * references (env valueFrom and envFrom) through the kubelet's configMap / secret managers.
  */
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
+import type { PodObjectSource } from '../podobjects/types.ts';
 
 export interface EnvContext {
   podIp: string;
   podIps: string[];
   nodeName: string;
   hostIp?: string;
+  /** The configMap / secret managers (API-server pods); absent = every reference is "not found". */
+  objects?: PodObjectSource;
 }
 
-export type EnvResult = { ok: true; env: Array<{ key: string; value: string }> } | { ok: false; message: string };
+export type EnvResult =
+  | { ok: true; env: Array<{ key: string; value: string }>; /** InvalidEnvironmentVariableNames event messages. */ warnings?: string[] }
+  | { ok: false; message: string };
 
 /** Expands $(NAME) from `vars`; $$ escapes; unknown references are left as written (as the kubelet). */
 export function expandVars(input: string, vars: Map<string, string>): string {
@@ -48,14 +53,67 @@ function fieldValue(pod: V1Pod, path: string, ctx: EnvContext): string | undefin
   }
 }
 
-export function makeEnvironment(pod: V1Pod, c: V1Container, ctx: EnvContext): EnvResult {
-  const vars = new Map<string, string>();
-  const ns = pod.metadata?.namespace ?? 'default';
+type KeyRefOutcome = { ok: true; value?: string } | { ok: false; message: string };
+
+async function keyRef(pod: V1Pod, src: PodObjectSource, kind: 'ConfigMap' | 'Secret', ref: { name?: string; key: string; optional?: boolean }): Promise<KeyRefOutcome> {
+  const name = ref.name ?? '';
+  const r = kind === 'ConfigMap' ? await src.getConfigMap(pod, name) : await src.getSecret(pod, name);
+  if (!r.ok) return r.notFound && ref.optional ? { ok: true } : { ok: false, message: r.message };
+  const data = objectData(kind, r.object);
+  const v = data.get(ref.key);
+  if (v !== undefined) return { ok: true, value: v };
+  if (ref.optional) return { ok: true };
+  return { ok: false, message: `couldn't find key ${ref.key} in ${kind} ${pod.metadata?.namespace ?? 'default'}/${name}` };
+}
+
+function objectData(kind: 'ConfigMap' | 'Secret', o: V1ConfigMap | V1Secret): Map<string, string> {
+  if (kind === 'Secret') return new Map(Object.entries(o.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+  const cm = o as V1ConfigMap;
+  return new Map([...Object.entries(cm.data ?? {}), ...Object.entries(cm.binaryData ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')] as [string, string])]);
+}
+
+/** The relaxed environment variable name rule: printable ASCII without '='. */
+export function isEnvVarName(name: string): boolean {
+  return name.length > 0 && /^[\x20-\x7e]+$/.test(name) && !name.includes('=');
+}
+
+async function addEnvFrom(pod: V1Pod, c: V1Container, src: PodObjectSource, vars: Map<string, string>): Promise<{ ok: true; warnings: string[] } | { ok: false; message: string }> {
+  const warnings: string[] = [];
   for (const from of c.envFrom ?? []) {
     const ref = from.configMapRef ?? from.secretRef;
-    const kind = from.configMapRef ? 'configmap' : 'secret';
-    if (ref && !ref.optional) return { ok: false, message: `${kind} "${ref.name}" not found` };
+    if (!ref) continue;
+    const kind = from.configMapRef ? 'ConfigMap' : 'Secret';
+    const name = ref.name ?? '';
+    const r = kind === 'ConfigMap' ? await src.getConfigMap(pod, name) : await src.getSecret(pod, name);
+    if (!r.ok) {
+      if (r.notFound && ref.optional) continue;
+      return { ok: false, message: r.message };
+    }
+    const invalid: string[] = [];
+    for (const [k, v] of objectData(kind, r.object)) {
+      const key = `${from.prefix ?? ''}${k}`;
+      if (isEnvVarName(key)) vars.set(key, v);
+      else invalid.push(key);
+    }
+    if (invalid.length > 0) {
+      const what = `${kind === 'ConfigMap' ? 'configMap' : 'secret'} ${pod.metadata?.namespace ?? 'default'}/${name}`;
+      warnings.push(`Keys [${invalid.sort().join(', ')}] from the EnvFrom ${what} were skipped since they are considered invalid environment variable names.`);
+    }
   }
+  return { ok: true, warnings };
+}
+
+/**
+ * The container's environment as the kubelet's makeEnvironmentVariables: envFrom (prefix, optional) first,
+ * then env (literal values with $(VAR) expansion, fieldRefs, configMapKeyRef / secretKeyRef). Without
+ * ctx.objects every ConfigMap / Secret reference is "not found".
+ */
+export async function makeEnvironment(pod: V1Pod, c: V1Container, ctx: EnvContext): Promise<EnvResult> {
+  const vars = new Map<string, string>();
+  const ns = pod.metadata?.namespace ?? 'default';
+  const src = ctx.objects ?? NO_OBJECTS;
+  const from = await addEnvFrom(pod, c, src, vars);
+  if (!from.ok) return from;
   for (const e of c.env ?? []) {
     if (e.value !== undefined || !e.valueFrom) {
       vars.set(e.name, expandVars(e.value ?? '', vars));
@@ -66,13 +124,19 @@ export function makeEnvironment(pod: V1Pod, c: V1Container, ctx: EnvContext): En
       const v = fieldValue(pod, vf.fieldRef.fieldPath, ctx);
       if (v === undefined) return { ok: false, message: `unsupported fieldPath: ${vf.fieldRef.fieldPath}` };
       vars.set(e.name, v);
-    } else if (vf.configMapKeyRef) {
-      if (!vf.configMapKeyRef.optional) return { ok: false, message: `configmap "${vf.configMapKeyRef.name}" not found` };
-    } else if (vf.secretKeyRef) {
-      if (!vf.secretKeyRef.optional) return { ok: false, message: `secret "${vf.secretKeyRef.name}" not found` };
+    } else if (vf.configMapKeyRef || vf.secretKeyRef) {
+      const r = vf.configMapKeyRef ? await keyRef(pod, src, 'ConfigMap', vf.configMapKeyRef) : await keyRef(pod, src, 'Secret', vf.secretKeyRef!);
+      if (!r.ok) return r;
+      if (r.value !== undefined) vars.set(e.name, r.value);
     } else if (vf.resourceFieldRef) {
       return { ok: false, message: `resourceFieldRef for ${e.name} in ${ns}/${pod.metadata?.name ?? ''} is not supported yet` };
     }
   }
-  return { ok: true, env: [...vars].map(([key, value]) => ({ key, value })) };
+  return { ok: true, env: [...vars].map(([key, value]) => ({ key, value })), ...(from.warnings.length ? { warnings: from.warnings } : {}) };
 }
+
+/** No API objects (no API server): every reference is "not found". */
+const NO_OBJECTS: PodObjectSource = {
+  getConfigMap: async (_pod, name) => ({ ok: false, notFound: true, message: `configmap "${name}" not found` }),
+  getSecret: async (_pod, name) => ({ ok: false, notFound: true, message: `secret "${name}" not found` }),
+};

@@ -21,6 +21,8 @@ import type { EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
 import { removeDeadPods, type GcResult } from './gc.ts';
 import type { HookDeps } from '../lifecycle/hooks/types.ts';
 import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
+import type { VolumeHost } from '../volume/types.ts';
+import type { PodObjectSource } from '../podobjects/types.ts';
 
 export interface KubeRuntimeDeps {
   cri: CriClient;
@@ -31,6 +33,10 @@ export interface KubeRuntimeDeps {
   fs?: RuntimeFs;
   /** Lifecycle hooks (postStart after StartContainer, preStop before StopContainer); none run when absent. */
   hooks?: HookDeps;
+  /** Volume manager: volumes set up before the sandbox / containers, CRI mounts (hostPath only when absent). */
+  volumes?: VolumeHost;
+  /** ConfigMap / Secret managers for env (every reference "not found" when absent). */
+  objects?: PodObjectSource;
 }
 
 export function podFullName(pod: V1Pod): string {
@@ -89,6 +95,9 @@ export class KubeRuntimeManager implements Runtime {
   }
 
   async syncPod(pod: V1Pod, status: PodStatus): Promise<PodSyncResult> {
+    // WaitForAttachAndMount: the pod stays ContainerCreating (FailedMount events) until its volumes are set up.
+    const mounted = await this.deps.volumes?.mountPod(pod);
+    if (mounted && !mounted.ok) return { steps: [], error: { reason: mounted.reason, message: mounted.message } };
     const actions = computePodActions(pod, status);
     const result: PodSyncResult = { steps: [] };
     const fail = (step: SyncStepResult) => {
@@ -246,6 +255,8 @@ export class KubeRuntimeManager implements Runtime {
       timed: (op, fn) => this.timed(op, fn),
       nodeName: this.config.nodeName,
       fs: this.deps.fs,
+      ...(this.deps.volumes ? { volumes: this.deps.volumes } : {}),
+      ...(this.deps.objects ? { objects: this.deps.objects } : {}),
       ...(hooks ? { postStart: (pod: V1Pod, c: V1Container, id: string, ip: string) => this.postStart(hooks, pod, c, id, ip) } : {}),
     };
   }

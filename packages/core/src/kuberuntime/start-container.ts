@@ -8,6 +8,8 @@ import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import type { ImageManager } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
+import type { VolumeHost } from '../volume/types.ts';
+import type { PodObjectSource } from '../podobjects/types.ts';
 import type { EventSink, RuntimeFs } from './types.ts';
 
 export interface StartDeps {
@@ -18,6 +20,10 @@ export interface StartDeps {
   nodeName: string;
   /** Creates `<pod log dir>/<container>/` before CreateContainer (the kubelet does; runtimes expect it). */
   fs?: RuntimeFs;
+  /** CRI mounts of the container's volumeMounts (hostPath volumes only when absent). */
+  volumes?: Pick<VolumeHost, 'containerMounts'>;
+  /** ConfigMap / Secret managers for env. */
+  objects?: PodObjectSource;
   /**
    * Runs the container's postStart hook right after StartContainer (the sync waits for it). On failure the
    * implementation kills the container (FailedPostStartHook) and returns the handler's message.
@@ -48,11 +54,13 @@ export async function startContainer(
   if (!img.ok) return img;
   const prev = findContainerStatusByName(status, c.name);
   const restartCount = prev ? prev.restartCount + 1 : 0;
-  const cfg = generateContainerConfig(pod, c, restartCount, img.imageRef, { podIp: podIps[0] ?? '', podIps, nodeName: deps.nodeName });
+  const ctx = { podIp: podIps[0] ?? '', podIps, nodeName: deps.nodeName, ...(deps.objects ? { objects: deps.objects } : {}) };
+  const cfg = await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes);
   if (!cfg.ok) {
     warn(cfg.message);
     return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
   }
+  for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
   let containerId: string;
   try {
     if (deps.fs && sandboxConfig.logDirectory) await deps.fs.mkdirp(`${sandboxConfig.logDirectory}/${c.name}`);

@@ -1,0 +1,166 @@
+/**
+ * The volume manager: before a pod's containers are created, every volume is set up in the kubelet's layout
+ * `<root>/pods/<uid>/volumes/kubernetes.io~<plugin>/<name>` (emptyDir dirs or tmpfs, API-data volumes through
+ * the atomic writer — secret / downwardAPI / projected on a tmpfs when root, as the kubelet's Memory wrapper —,
+ * hostPath type checks). Each pod sync calls mountPod again, which rewrites changed
+ * configMap / secret / downwardAPI / projected payloads (the kubelet's periodic remount). Pod removal and
+ * orphaned pod dirs are torn down (tmpfs unmounted, pod dir removed).
+ */
+import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { V1Container, V1Pod, V1Volume } from '@kubernetes/client-node';
+import type { Clock } from '../util/clock.ts';
+import type { Logger } from '../util/logger.ts';
+import { tryParseQuantity } from '../util/quantity.ts';
+import type { PodObjectSource, TokenSource } from '../podobjects/types.ts';
+import { writePayload } from './atomic-writer.ts';
+import { buildContainerMounts, type ResolvedVolume } from './container-mounts.ts';
+import { checkHostPathType } from './host-path.ts';
+import type { NodeAllocatable } from './downward-api.ts';
+import { volumePayload } from './projections.ts';
+import { pluginOf, type ContainerMountsResult, type Mounter, type MountPodResult, type VolumeHost } from './types.ts';
+
+export interface VolumeManagerDeps {
+  clock: Clock;
+  logger: Logger;
+  objects: PodObjectSource;
+  tokens: TokenSource;
+  mounter: Mounter;
+  /** Kubernetes Events about the pod (FailedMount). */
+  event: (pod: V1Pod, type: 'Normal' | 'Warning', reason: string, message: string) => void;
+  allocatable?: () => NodeAllocatable;
+}
+
+export interface VolumeManagerConfig {
+  rootDir: string;
+}
+
+type SetUp = { ok: true } | { ok: false; message: string };
+
+export class PodVolumeManager implements VolumeHost {
+  private readonly log: Logger;
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly deps: VolumeManagerDeps,
+    private readonly config: VolumeManagerConfig,
+  ) {
+    this.log = deps.logger.child('volumemanager');
+  }
+
+  podsDir(): string {
+    return join(this.config.rootDir, 'pods');
+  }
+
+  podDir(uid: string): string {
+    return join(this.podsDir(), uid);
+  }
+
+  volumeDir(uid: string, v: V1Volume): string | undefined {
+    const plugin = pluginOf(v as unknown as Record<string, unknown>);
+    if (!plugin) return undefined;
+    if (plugin === 'host-path') return v.hostPath?.path ?? '';
+    return join(this.podDir(uid), 'volumes', `kubernetes.io~${plugin}`, v.name);
+  }
+
+  async mountPod(pod: V1Pod): Promise<MountPodResult> {
+    const uid = pod.metadata?.uid ?? '';
+    const failed: string[] = [];
+    let first = '';
+    for (const v of pod.spec?.volumes ?? []) {
+      const r = await this.setUp(pod, uid, v).catch((err: unknown): SetUp => ({ ok: false, message: String((err as Error).message ?? err) }));
+      if (r.ok) continue;
+      failed.push(v.name);
+      first ||= r.message;
+      this.deps.event(pod, 'Warning', 'FailedMount', `MountVolume.SetUp failed for volume "${v.name}" : ${r.message}`);
+    }
+    if (failed.length === 0) return { ok: true };
+    const names = failed.join(' ');
+    return { ok: false, reason: 'FailedMount', message: `unable to attach or mount volumes: unmounted volumes=[${names}], unattached volumes=[], failed to process volumes=[${names}]: ${first}` };
+  }
+
+  async containerMounts(pod: V1Pod, c: V1Container, vars?: Map<string, string>): Promise<ContainerMountsResult> {
+    const uid = pod.metadata?.uid ?? '';
+    const resolved = new Map<string, ResolvedVolume>();
+    for (const v of pod.spec?.volumes ?? []) {
+      const path = this.volumeDir(uid, v);
+      const plugin = pluginOf(v as unknown as Record<string, unknown>);
+      if (path === undefined || !plugin) continue;
+      const apiData = plugin === 'configmap' || plugin === 'secret' || plugin === 'projected' || plugin === 'downward-api';
+      resolved.set(v.name, { path, readOnly: apiData });
+    }
+    return buildContainerMounts(c, resolved, vars);
+  }
+
+  private async setUp(pod: V1Pod, uid: string, v: V1Volume): Promise<SetUp> {
+    const dir = this.volumeDir(uid, v);
+    if (dir === undefined) return { ok: false, message: `volume type of "${v.name}" is not supported by nodelet` };
+    if (v.hostPath) return checkHostPathType(v.hostPath.path, v.hostPath.type);
+    if (v.emptyDir) return this.setUpEmptyDir(pod, dir, v);
+    const payload = await volumePayload({ objects: this.deps.objects, tokens: this.deps.tokens, ...(this.deps.allocatable ? { allocatable: this.deps.allocatable() } : {}) }, pod, v);
+    if (!payload) return { ok: false, message: `volume type of "${v.name}" is not supported by nodelet` };
+    if (!payload.ok) return payload;
+    if (!v.configMap) await this.ensureTmpfs(dir);
+    const w = await writePayload(dir, payload.payload, this.deps.clock.now());
+    if (w.ok && w.changed) this.log.debug('volume payload written', { pod: uid, volume: v.name });
+    return w.ok ? { ok: true } : w;
+  }
+
+  /** Secret, downwardAPI and projected volumes live on a tmpfs (the kubelet's Memory-medium wrapper), when root. */
+  private async ensureTmpfs(dir: string): Promise<void> {
+    const m = this.deps.mounter;
+    await mkdir(dir, { recursive: true });
+    if (m.canMount && !(await m.mountPointsUnder(dir)).includes(dir)) await m.mountTmpfs(dir);
+  }
+
+  private async setUpEmptyDir(pod: V1Pod, dir: string, v: V1Volume): Promise<SetUp> {
+    await mkdir(dir, { recursive: true });
+    if (v.emptyDir?.medium === 'Memory') {
+      const m = this.deps.mounter;
+      if (!m.canMount) {
+        const key = `${pod.metadata?.uid}/${v.name}`;
+        if (!this.warned.has(key)) this.log.warn('emptyDir medium Memory needs root: using a plain directory', { volume: v.name });
+        this.warned.add(key);
+      } else if (!(await m.mountPointsUnder(dir)).includes(dir)) {
+        const q = v.emptyDir.sizeLimit !== undefined ? tryParseQuantity(String(v.emptyDir.sizeLimit)) : undefined;
+        if (q && !q.ok) return { ok: false, message: q.reason };
+        await m.mountTmpfs(dir, q?.ok ? Math.ceil(q.value) : undefined);
+      }
+    } else if (v.emptyDir?.medium && v.emptyDir.medium !== '') {
+      return { ok: false, message: `unknown storage medium "${v.emptyDir.medium}"` };
+    }
+    await chmod(dir, 0o777);
+    return { ok: true };
+  }
+
+  /** Unmounts what is mounted under the pod dir and removes it (refusing while a mount remains). */
+  async teardownPod(uid: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    if (!uid || uid.includes('/') || uid.startsWith('.')) return { ok: false, message: `invalid pod uid ${uid}` };
+    const dir = this.podDir(uid);
+    this.deps.tokens.deleteServiceAccountToken(uid);
+    const mounts = (await this.deps.mounter.mountPointsUnder(dir)).sort((a, b) => b.length - a.length);
+    for (const p of mounts) {
+      try {
+        await this.deps.mounter.unmount(p);
+      } catch (err) {
+        return { ok: false, message: `failed to unmount ${p}: ${String(err)}` };
+      }
+    }
+    await rm(dir, { recursive: true, force: true });
+    this.log.info('removed pod volumes dir', { pod: uid });
+    return { ok: true };
+  }
+
+  /** Tears down the dirs of pods `keep` says are gone (orphans at startup and in housekeeping). */
+  async cleanupOrphans(keep: (uid: string) => boolean): Promise<string[]> {
+    const uids = await readdir(this.podsDir()).catch(() => [] as string[]);
+    const removed: string[] = [];
+    for (const uid of uids) {
+      if (keep(uid)) continue;
+      const r = await this.teardownPod(uid);
+      if (r.ok) removed.push(uid);
+      else this.log.warn('orphaned pod dir not removed', { pod: uid, err: r.message });
+    }
+    return removed;
+  }
+}
