@@ -4,6 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import type { ContainerConfig__Output } from '../../../../proto/gen/runtime/v1/ContainerConfig.ts';
 import type { ContainerRecord } from '../state/types.ts';
 import { newId } from '../util/ids.ts';
+import { resolveInRoot } from '../util/resolve-in-root.ts';
 import { killTree, signal } from '../util/proc.ts';
 import { nowNs } from '../util/time.ts';
 import type { RuntimeContext } from './context.ts';
@@ -41,12 +42,20 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
   for (const d of ['rootfs', 'upper', 'work']) mkdirSync(join(dir, d), { recursive: true });
   const sbDir = join(ctx.rootDir, 'sandboxes', sb.id);
   const own = new Set(config.mounts.map((m) => m.containerPath));
-  const mounts = [
-    ...['hostname', 'resolv.conf'].filter((f) => !own.has(`/etc/${f}`)).map((f) => `ro\t${join(sbDir, f)}\t/etc/${f}`),
+  const wanted = [
+    ...['hostname', 'resolv.conf'].filter((f) => !own.has(`/etc/${f}`)).map((f) => ({ mode: 'ro', src: join(sbDir, f), dst: `/etc/${f}` })),
     ...config.mounts
       .filter((m) => m.containerPath && m.hostPath)
-      .map((m) => `${m.readonly ? 'ro' : 'rw'}\t${m.hostPath}\t${m.containerPath}`),
+      .map((m) => ({ mode: m.readonly ? 'ro' : 'rw', src: m.hostPath, dst: m.containerPath })),
   ];
+  // Mount points resolved inside the image's root: the setup script must never follow an image symlink out
+  // of the container (an image's /var/run -> /run would otherwise create the mount point on the host).
+  const mounts: string[] = [];
+  for (const m of wanted) {
+    const dst = resolveInRoot(rootfs, m.dst);
+    if (!dst.ok) return fail('UNKNOWN', `failed to generate container spec: mount ${m.dst}: ${dst.reason}`);
+    mounts.push(`${m.mode}\t${m.src}\t${dst.path}`);
+  }
   writeFileSync(join(dir, 'mounts'), mounts.join('\n') + (mounts.length ? '\n' : ''));
   const logDir = sb.config.logDirectory;
   const logPath = !config.logPath ? '' : isAbsolute(config.logPath) ? config.logPath : logDir ? join(logDir, config.logPath) : '';

@@ -168,12 +168,15 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
   const data = join(h.dir, 'data');
   mkdirSync(data);
   writeFileSync(join(data, 'in'), 'from-host');
+  const escapee = `nodelet-escape-${process.pid}`;
   const pod = await runPod('spec', { linux: { securityContext: { namespaceOptions: { pid: 'POD' } }, sysctls: { 'net.ipv4.ip_unprivileged_port_start': '80' } } });
   const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
     ['wd', 'pwd', { workingDir: '/tmp' }, /^\/tmp$/],
     ['user', 'echo $(id -u):$(id -g)', { linux: { securityContext: { runAsUser: { value: 65534 }, runAsGroup: { value: 65534 }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^65534:65534$/],
     ['rw', 'cat /data/in && echo out > /data/out && echo wrote', { mounts: [{ containerPath: '/data', hostPath: data }] }, /^from-hostwrote$/m],
     ['ro', 'echo x > /data/ro-test || echo refused', { mounts: [{ containerPath: '/data', hostPath: data, readonly: true }] }, /refused$/],
+    // /var/run is a symlink to /run: the mount point resolves inside the root, never on the host's /run
+    ['linked', `cat /var/run/${escapee}/in 2>/dev/null || echo skipped`, { mounts: [{ containerPath: `/var/run/${escapee}`, hostPath: data }] }, /^(from-host|skipped)$/],
     ['podpid', 'tr "\\0" " " < /proc/1/cmdline', { linux: { securityContext: { namespaceOptions: { pid: 'POD' } } } }, /catatonit|sleep/],
     ['hostname', 'cat /etc/hostname; echo $HOSTNAME', {}, /^spec$\n.*spec$/m],
     ['caps', 'grep CapBnd /proc/self/status; mount -t tmpfs t /tmp 2>/dev/null || echo no-mount; (echo 1 > /proc/sys/vm/drop_caches) 2>/dev/null || echo ro-sys',
@@ -191,6 +194,7 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
   }
   assert.equal(readFileSync(join(data, 'out'), 'utf8'), 'out\n');
   assert.equal(existsSync(join(data, 'ro-test')), false);
+  assert.equal(existsSync(`/run/${escapee}`), false, 'no mount point created on the host through /var/run');
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
 });
 
