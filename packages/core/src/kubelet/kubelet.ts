@@ -19,7 +19,7 @@ import { buildPleg } from './pleg-factory.ts';
 import { buildPodSources } from './pod-sources.ts';
 import { admitNodeOf } from './admit-node.ts';
 import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
-import { buildRuntimeManager } from './runtime-factory.ts';
+import { buildRuntimeManager, nodeHostIPs } from './runtime-factory.ts';
 import { buildVolumeWiring, type VolumeWiring } from './volume-wiring.ts';
 import type { EventSink } from '../kuberuntime/types.ts';
 import { instrumentCri } from '../kuberuntime/instrumented-cri.ts';
@@ -167,6 +167,7 @@ export class Kubelet implements KubeletApi {
       sourcesReady: () => this.podConfig.sourcesReady(),
       errorBackOffMs: Math.min(config.crashLoopBackOff.initialMs, 10_000),
       gcPeriodMs: config.containerGcPeriodMs ?? 60_000,
+      hostIPs: nodeHostIPs(config),
       stopped: () => this.stopped,
       probes: this.probes.manager,
       ...(this.stats ? { podCgroups: this.stats.cm } : {}),

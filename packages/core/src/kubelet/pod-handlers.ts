@@ -43,6 +43,8 @@ export interface PodHandlerContext {
   gcPeriodMs: number;
   /** Retry delay after a failed sync without a known back-off. */
   errorBackOffMs: number;
+  /** The node's IPs (hostIP of every pod; pod IPs of hostNetwork pods without runtime IPs). */
+  hostIPs: string[];
   stopped: () => boolean;
   /** Probe workers per pod; ready/started come from their results. */
   probes?: PodProbes;
@@ -64,7 +66,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
   async syncPod(_type: UpdateType, pod: V1Pod, status: PodStatus): Promise<SyncPodOutcome> {
     const c = this.ctx;
     const fill = this.probeFiller();
-    const apiStatus = generateApiPodStatus(pod, status, c.reasons, false, fill);
+    const apiStatus = generateApiPodStatus(pod, status, c.reasons, false, fill, c.hostIPs);
     c.statusManager.setPodStatus(pod, apiStatus);
     if (isTerminalPhase(apiStatus.phase)) return { terminal: true };
     if (c.stopped()) return { terminal: false };
@@ -73,7 +75,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     c.reasons.update(uidOf(pod), result);
     if (!result.error) return { terminal: false };
     // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
-    c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, status, c.reasons, false, fill));
+    c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, status, c.reasons, false, fill, c.hostIPs));
     return { terminal: false, requeueAfterMs: this.retryDelay(pod, status) };
   }
 
@@ -90,7 +92,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     c.probes?.removePod(pod);
     const after = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
     c.cache.set(uidOf(pod), after, undefined, c.clock.now());
-    if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, after, c.reasons, true));
+    if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, after, c.reasons, true, undefined, c.hostIPs));
   }
 
   async syncTerminatingRuntimePod(running: RuntimePod, gracePeriodOverride?: number): Promise<void> {

@@ -8,7 +8,9 @@ import { formatContainerId, type ContainerStatus, type PodStatus } from '../cont
 import { generateConditions, getPhase } from '../status/generate.ts';
 import { getPodQOS } from '../api/qos.ts';
 import type { ReasonCache } from './reason-cache.ts';
-import { defaultNodeIP } from '../nodestatus/host-facts.ts';
+
+export { defaultHostIPs, podIPsOf };
+import { defaultHostIPs, podIPsOf } from '../api/pod-ips.ts';
 
 function terminatedState(s: ContainerStatus): V1ContainerState {
   return {
@@ -89,26 +91,6 @@ function initDone(pod: V1Pod, runtime: PodStatus): boolean {
 
 /** Sets `started`/`ready` from probe results (the prober manager's UpdatePodStatus) before conditions are computed. */
 export type ProbeStatusFiller = (podUid: string, status: V1PodStatus) => void;
-
-/** The node's IPs as node status reports them without --node-ip (InternalIP: the first non-loopback IPv4 address). */
-export function defaultHostIPs(): string[] {
-  const ip = defaultNodeIP();
-  return ip ? [ip] : [];
-}
-
-const isV6 = (ip: string): boolean => ip.includes(':');
-
-/**
- * As the kubelet: a hostNetwork pod has the node's IPs when the runtime reports none (containerd reports none
- * for host-network sandboxes), one per family, and gets the node's other family when the runtime gave one.
- */
-export function podIPsOf(pod: V1Pod, runtimeIps: string[], hostIPs: string[]): string[] {
-  if (!pod.spec?.hostNetwork) return runtimeIps;
-  const first = (v6: boolean) => hostIPs.find((ip) => isV6(ip) === v6);
-  if (runtimeIps.length === 0) return [hostIPs[0], hostIPs[0] && first(!isV6(hostIPs[0]))].filter((x): x is string => !!x);
-  const other = runtimeIps.length === 1 ? first(!isV6(runtimeIps[0]!)) : undefined;
-  return other ? [runtimeIps[0]!, other] : runtimeIps;
-}
 
 export function generateApiPodStatus(
   pod: V1Pod,

@@ -14,6 +14,7 @@ import type { PodObjectSource } from '../podobjects/types.ts';
 import { createHookDeps } from '../lifecycle/hooks/deps.ts';
 import { majorMinor } from './probes.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
+import { defaultHostIPs } from '../api/pod-ips.ts';
 
 export interface RuntimeParts {
   recorder: EventRecorder;
@@ -52,8 +53,14 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     {
       podLogsDir: config.podLogsDir,
       nodeName: config.nodeName,
+      hostIPs: nodeHostIPs(config),
       crashLoopBackOff: config.crashLoopBackOff,
       cgroupParent: (pod) => parts.cgroupParent?.(pod) ?? (perQos ? `${root}${defaultCgroupParent(pod)}` : root),
     },
   );
+}
+
+/** The node's IPs for pod status and the downward API: --node-ip when given, else the default InternalIP. */
+export function nodeHostIPs(config: KubeletConfig): string[] {
+  return config.apiServer?.nodeIP ? [config.apiServer.nodeIP] : defaultHostIPs();
 }

@@ -143,3 +143,30 @@ test('killPod stops containers with the grace period, then the sandbox', async (
   await rt.killPod(undefined, runningPodFromStatus(s2));
   assert.deepEqual(cri.callsOf<{ timeout: number }>('stopContainer').map((r) => r.timeout), [7]);
 });
+
+test('downward API env: hostNetwork pods get the node IP as status.podIP; every pod gets status.hostIP', async () => {
+  const clock = new FakeClock();
+  const cri = new FakeRuntime({ clock, pullAnything: false, images: [] });
+  const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
+  const rt = new KubeRuntimeManager(
+    { cri, clock, logger: nullLogger, images, events: () => undefined },
+    { podLogsDir: '/var/log/pods', nodeName: 'node1', hostIPs: ['192.0.2.7'], crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
+  );
+  const env = [
+    { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+    { name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+  ];
+  // The fake runtime, as containerd, reports no IP for a sandbox in the node's network namespace.
+  const table: Array<{ hostNetwork: boolean; want: Record<string, string> }> = [
+    { hostNetwork: true, want: { POD_IP: '192.0.2.7', HOST_IP: '192.0.2.7' } },
+    { hostNetwork: false, want: { POD_IP: '10.88.0.3', HOST_IP: '192.0.2.7' } },
+  ];
+  for (const [i, row] of table.entries()) {
+    const pod = makePod({ name: `ip${i}`, containers: [container('app', { env })] });
+    pod.spec!.hostNetwork = row.hostNetwork;
+    await rt.syncPod(pod, await rt.getPodStatus(pod.metadata!.uid!, pod.metadata!.name!, 'default'));
+    const cc = cri.callsOf<{ config: ContainerConfig }>('createContainer').at(-1)!.config;
+    const got = Object.fromEntries((cc.envs ?? []).filter((e) => e.key === 'POD_IP' || e.key === 'HOST_IP').map((e) => [e.key, String(e.value)]));
+    assert.deepEqual(got, row.want, `hostNetwork=${row.hostNetwork}`);
+  }
+});

@@ -3,6 +3,7 @@
  * computePodActions decided: kill, (re)create the sandbox, start the next init container or the app
  * containers, with CrashLoopBackOff per (pod, container).
  */
+import { defaultHostIPs } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import type { Clock } from '../util/clock.ts';
@@ -254,6 +255,7 @@ export class KubeRuntimeManager implements Runtime {
       events: this.deps.events,
       timed: (op, fn) => this.timed(op, fn),
       nodeName: this.config.nodeName,
+      hostIPs: this.config.hostIPs ?? defaultHostIPs(),
       fs: this.deps.fs,
       ...(this.deps.volumes ? { volumes: this.deps.volumes } : {}),
       ...(this.deps.objects ? { objects: this.deps.objects } : {}),

@@ -3,6 +3,7 @@
  * StartContainer, each failure a value with the kubelet's reason (ErrImagePull..., CreateContainerConfigError,
  * CreateContainerError, RunContainerError) and a Warning event.
  */
+import { podIPsOf } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
@@ -18,6 +19,7 @@ export interface StartDeps {
   events: EventSink;
   timed: <T>(op: string, fn: () => Promise<T>) => Promise<T>;
   nodeName: string;
+  hostIPs: string[];
   /** Creates `<pod log dir>/<container>/` before CreateContainer (the kubelet does; runtimes expect it). */
   fs?: RuntimeFs;
   /** CRI mounts of the container's volumeMounts (hostPath volumes only when absent). */
@@ -54,7 +56,8 @@ export async function startContainer(
   if (!img.ok) return img;
   const prev = findContainerStatusByName(status, c.name);
   const restartCount = prev ? prev.restartCount + 1 : 0;
-  const ctx = { podIp: podIps[0] ?? '', podIps, nodeName: deps.nodeName, ...(deps.objects ? { objects: deps.objects } : {}) };
+  const ips = podIPsOf(pod, podIps, deps.hostIPs);
+  const ctx = { podIp: ips[0] ?? '', podIps: ips, hostIp: deps.hostIPs[0] ?? '', nodeName: deps.nodeName, ...(deps.objects ? { objects: deps.objects } : {}) };
   const cfg = await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes);
   if (!cfg.ok) {
     warn(cfg.message);
@@ -83,7 +86,7 @@ export async function startContainer(
   }
   deps.events(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
   if (c.lifecycle?.postStart && deps.postStart) {
-    const hook = await deps.postStart(pod, c, containerId, podIps[0] ?? '');
+    const hook = await deps.postStart(pod, c, containerId, ips[0] ?? '');
     if (!hook.ok) return { ok: false, reason: 'PostStartHookError', message: hook.message };
   }
   return { ok: true, containerId };

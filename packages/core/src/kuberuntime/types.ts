@@ -55,6 +55,8 @@ export interface KubeRuntimeConfig {
   /** e.g. /var/log/pods. */
   podLogsDir: string;
   nodeName: string;
+  /** The node's IPs (--node-ip, else the default InternalIP): hostIP of every pod, pod IPs of hostNetwork pods. */
+  hostIPs?: string[];
   /** Crash-loop backoff: 10 s doubling to 300 s. */
   crashLoopBackOff: BackoffConfig;
   /** Cgroup parent for a pod's sandbox; default `/kubepods[/burstable|/besteffort]/pod<uid>`. */

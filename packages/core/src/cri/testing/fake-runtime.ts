@@ -26,7 +26,8 @@ export class FakeRuntime extends FakeRuntimeCore implements CriClient {
       runtimeHandler: req.runtimeHandler ?? '',
       state: 'SANDBOX_READY',
       createdAt: this.nowNs(),
-      ip: `10.88.${(n >> 8) & 255}.${n & 255}`,
+      // as containerd: a sandbox in the node's network namespace reports no IP
+      ip: req.config?.linux?.securityContext?.namespaceOptions?.network === 'NODE' ? '' : `10.88.${(n >> 8) & 255}.${n & 255}`,
     };
     this.sandboxes.set(sb.id, sb);
     this.emit(sb.id, 'CONTAINER_CREATED_EVENT', sb);
