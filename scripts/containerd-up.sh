@@ -106,6 +106,8 @@ state = "$STATE/state"
   restrict_oom_score_adj = true
   disable_apparmor = true
   sandbox_image = "localhost/pause:latest"
+  # pod network namespaces under this instance's state dir (not /run/netns), so containerd-down.sh removes them
+  netns_mounts_under_state_dir = true
   [plugins."io.containerd.grpc.v1.cri".containerd]
     snapshotter = "overlayfs"
     default_runtime_name = "runc"
