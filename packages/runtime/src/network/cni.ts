@@ -4,7 +4,7 @@
  * stdout). Only what the embedded runtime needs: a bridge with host-local IPAM, ADD and DEL.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { isExecutable } from '../util/bins.ts';
 import { join } from 'node:path';
 
 /** Where Debian (containernetworking-plugins) and upstream tarballs put the plugins. */
@@ -20,15 +20,6 @@ export type CniExec = (binary: string, env: Record<string, string>, stdin: strin
 /** The first dir holding every required plugin, or undefined. */
 export function findCniBinDir(dirs = CNI_BIN_DIRS, executable: (p: string) => boolean = isExecutable): string | undefined {
   return dirs.find((d) => REQUIRED_PLUGINS.every((p) => executable(join(d, p))));
-}
-
-function isExecutable(p: string): boolean {
-  try {
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface BridgeNetwork {

@@ -3,18 +3,19 @@ import { join } from 'node:path';
 
 const SEARCH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
+/** Whether `p` exists and is executable by this process. */
+export function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Absolute path of a host executable, or undefined. */
 export function findBinary(name: string): string | undefined {
-  for (const dir of SEARCH) {
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      /* next */
-    }
-  }
-  return undefined;
+  return SEARCH.map((dir) => join(dir, name)).find(isExecutable);
 }
 
 export interface HostBinaries {
