@@ -23,24 +23,15 @@ import { createCriClient } from '@nodelet/core';
 import type { K8sBusEvent } from '@nodelet/core/events/types.ts';
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
+import { privateContainerd } from './testing/private-containerd.ts';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-const script = (name: string) => fileURLToPath(new URL(`../../../scripts/${name}`, import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'nodelet-probes-ctd-'));
 const state = join(root, 'containerd');
 
-function up(): string | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  try {
-    const out = execFileSync(script('containerd-up.sh'), [state], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return /^ENDPOINT=(.*)$/m.exec(out)?.[1];
-  } catch {
-    return undefined;
-  }
-}
-
-const endpoint = up();
-if (!endpoint && process.env.CI === 'true') throw new Error('probes on containerd: containerd-up.sh failed under CI (needs root and the Debian packages)');
+const ctd = privateContainerd(state);
+const endpoint = ctd.endpoint;
+if (!endpoint && process.env.CI === 'true') throw new Error(`probes on containerd: ${ctd.reason} under CI (needs root and the Debian packages)`);
 let agent: ChildProcess | undefined;
 const manifestDir = join(root, 'manifests');
 mkdirSync(manifestDir);
@@ -68,23 +59,9 @@ const statusOf = (x: V1Pod | undefined, c: string) => x?.status?.containerStatus
 const recentEvents = async (a: Agent): Promise<K8sBusEvent[]> =>
   JSON.parse((await doRequest(`https://127.0.0.1:${a.port}/trpc/events.recent?input=${encodeURIComponent(JSON.stringify({ types: ['k8sEvent'], limit: 2000 }))}`, a.tls)).body).result.data;
 
-/** Removes every pod sandbox through CRI, so containerd reaps its shims before it is stopped. */
-async function drain(ep: string): Promise<void> {
-  const cri = createCriClient(ep);
-  try {
-    for (const sb of (await cri.listPodSandbox({})).items ?? []) {
-      await cri.stopPodSandbox({ podSandboxId: sb.id });
-      await cri.removePodSandbox({ podSandboxId: sb.id });
-    }
-  } finally {
-    cri.close();
-  }
-}
-
 after(async () => {
   if (agent?.pid && agent.exitCode === null) await stopPid(agent.pid, 10_000);
-  if (endpoint) await drain(endpoint).catch(() => undefined);
-  if (endpoint) execFileSync(script('containerd-down.sh'), [state], { stdio: 'ignore' });
+  await ctd.down();
   rmSync(root, { recursive: true, force: true });
 });
 

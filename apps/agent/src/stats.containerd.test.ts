@@ -7,41 +7,33 @@
  * Skipped with what to install when containerd cannot start, except under CI=true where that is a failure.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createCriClient } from '@nodelet/core';
 import { removeCgroupTree } from './testing/cgroups.ts';
+import { privateContainerd } from './testing/private-containerd.ts';
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
 import { checkRootfsAndVolume, fillPod } from './testing/stats-fs-check.ts';
 
 const PACKAGES = 'containerd runc containernetworking-plugins busybox-static catatonit umoci skopeo docker-registry';
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-const script = (name: string) => fileURLToPath(new URL(`../../../scripts/${name}`, import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'nodelet-stats-ctd-'));
 const state = join(root, 'containerd');
 const manifests = join(root, 'manifests');
 const cgRoot = `/nodelet-ctd-it-${process.pid}`;
 
-function up(): { endpoint?: string; why?: string } {
-  if (process.getuid?.() !== 0) return { why: 'needs root' };
-  const r = spawnSync('bash', [script('containerd-up.sh'), state], { encoding: 'utf8' });
-  const endpoint = /^ENDPOINT=(.*)$/m.exec(r.stdout ?? '')?.[1];
-  return endpoint && r.status === 0 ? { endpoint } : { why: `containerd-up.sh exit ${r.status}: ${(r.stderr ?? '').trim().slice(-300)}` };
-}
-
-const started = up();
-const endpoint = started.endpoint;
+const ctd = privateContainerd(state);
+const endpoint = ctd.endpoint;
 if (!endpoint && process.env.CI === 'true') {
-  if (existsSync(state)) spawnSync('bash', [script('containerd-down.sh'), state], { stdio: 'ignore' });
+  await ctd.down();
   rmSync(root, { recursive: true, force: true });
-  throw new Error(`containerd stats test: containerd cannot start (${started.why}); apt-get install -y ${PACKAGES}`);
+  throw new Error(`containerd stats test: containerd cannot start (${ctd.reason}); apt-get install -y ${PACKAGES}`);
 }
-const skip = endpoint ? false : `containerd not available (${started.why}): run as root with Debian's ${PACKAGES}`;
+const skip = endpoint ? false : `containerd not available (${ctd.reason}): run as root with Debian's ${PACKAGES}`;
 
 let agent: ChildProcess | undefined;
 let ports = { kubelet: 0, ro: 0 };
@@ -67,19 +59,6 @@ const pod = (name: string, command: string, limits: Record<string, string>, extr
     },
   });
 
-/** Removes every pod sandbox through CRI, so containerd reaps its shims before it is stopped. */
-async function drain(ep: string): Promise<void> {
-  const cri = createCriClient(ep);
-  try {
-    for (const sb of (await cri.listPodSandbox({})).items ?? []) {
-      await cri.stopPodSandbox({ podSandboxId: sb.id });
-      await cri.removePodSandbox({ podSandboxId: sb.id });
-    }
-  } finally {
-    cri.close();
-  }
-}
-
 before(async () => {
   if (!endpoint) return;
   mkdirSync(manifests);
@@ -100,8 +79,7 @@ before(async () => {
 
 after(async () => {
   if (agent?.pid && agent.exitCode === null) await stopPid(agent.pid, 10_000);
-  if (endpoint) await drain(endpoint).catch(() => undefined);
-  if (existsSync(state)) spawnSync('bash', [script('containerd-down.sh'), state], { stdio: 'ignore' });
+  await ctd.down();
   if (process.getuid?.() === 0) removeCgroupTree(cgRoot);
   rmSync(root, { recursive: true, force: true });
 });

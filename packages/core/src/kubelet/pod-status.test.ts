@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import { emptyPodStatus } from '../container/types.ts';
-import { defaultHostIPs, generateApiPodStatus, podIPsOf } from './pod-status.ts';
+import { defaultHostIPs, podIPsOf } from '../api/pod-ips.ts';
+import { generateApiPodStatus } from './pod-status.ts';
 import { ReasonCache } from './reason-cache.ts';
 
 const pod = (hostNetwork: boolean): V1Pod => ({

@@ -8,8 +8,6 @@ import { formatContainerId, type ContainerStatus, type PodStatus } from '../cont
 import { generateConditions, getPhase } from '../status/generate.ts';
 import { getPodQOS } from '../api/qos.ts';
 import type { ReasonCache } from './reason-cache.ts';
-
-export { defaultHostIPs, podIPsOf };
 import { defaultHostIPs, podIPsOf } from '../api/pod-ips.ts';
 
 function terminatedState(s: ContainerStatus): V1ContainerState {

@@ -51,6 +51,9 @@ export class KubeRuntimeManager implements Runtime {
   private typeKnown = false;
   private typeLookup: Promise<void> | undefined;
 
+  /** The node's IPs, looked up once (not per container start). */
+  private readonly hostIPs: string[];
+
   constructor(
     private readonly deps: KubeRuntimeDeps,
     private readonly config: KubeRuntimeConfig,
@@ -58,6 +61,7 @@ export class KubeRuntimeManager implements Runtime {
     this.backOff = new Backoff(deps.clock, config.crashLoopBackOff);
     this.log = deps.logger.child('kuberuntime');
     this.runtimeType = config.runtimeType ?? 'cri';
+    this.hostIPs = config.hostIPs ?? defaultHostIPs();
   }
 
   get type(): string {
@@ -255,7 +259,7 @@ export class KubeRuntimeManager implements Runtime {
       events: this.deps.events,
       timed: (op, fn) => this.timed(op, fn),
       nodeName: this.config.nodeName,
-      hostIPs: this.config.hostIPs ?? defaultHostIPs(),
+      hostIPs: this.hostIPs,
       fs: this.deps.fs,
       ...(this.deps.volumes ? { volumes: this.deps.volumes } : {}),
       ...(this.deps.objects ? { objects: this.deps.objects } : {}),
