@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createCriClient } from '../packages/core/src/cri/client.ts';
 import type { CriClient } from '../packages/core/src/cri/types.ts';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
-import { selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { POD_NAMESPACE_LABEL } from '../packages/core/src/container/labels.ts';
@@ -16,17 +16,7 @@ import { POD_NAMESPACE_LABEL } from '../packages/core/src/container/labels.ts';
 const SINGLE_RUNS = 5;
 const BURST = Number(process.env.BENCH_BURST ?? 30);
 
-function manifest(name: string, image: string): string {
-  return JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'bench' },
-    spec: {
-      terminationGracePeriodSeconds: 1,
-      containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done'] }],
-    },
-  });
-}
+const manifest = (name: string, image: string): string => benchPodManifest(name, image, 1);
 
 async function podPhases(stack: Stack): Promise<Map<string, string>> {
   const r = await fetch(`${stack.readOnlyUrl}/pods`);

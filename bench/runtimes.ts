@@ -44,3 +44,16 @@ export function selectRuntimes(argv: string[]): RuntimeUnderTest[] {
   }
   return runtimes;
 }
+
+/** A bench pod (namespace bench): one container looping on `sleep <sleepS>` until SIGTERM. */
+export function benchPodManifest(name: string, image: string, sleepS: number): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'bench' },
+    spec: {
+      terminationGracePeriodSeconds: 1,
+      containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', `trap "exit 0" TERM; while true; do sleep ${sleepS}; done`] }],
+    },
+  });
+}

@@ -9,6 +9,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { removeCgroupTree, repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { fmtMs, percentile, table } from './stats.ts';
+import { benchPodManifest } from './runtimes.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 30);
 const POD_COUNTS = (process.env.BENCH_PODS ?? '30,110').split(',').map(Number);
@@ -22,16 +23,7 @@ interface RuntimeUnderTest {
   stop(): Promise<void>;
 }
 
-const manifest = (name: string, image: string) =>
-  JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'bench' },
-    spec: {
-      terminationGracePeriodSeconds: 1,
-      containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 5; done'] }],
-    },
-  });
+const manifest = (name: string, image: string) => benchPodManifest(name, image, 5);
 
 /** The agent process of a stack: the node process whose argv names apps/agent/src/main.ts and this root dir. */
 function agentPid(stack: Stack): number {
