@@ -2,7 +2,7 @@
 // agent's routers and streams. Also the typed tRPC client those tests use.
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { createAuthorizer } from '../servers/auth.ts';
+import { createAuthorizer, type Authorizer, type BearerAuthenticator } from '../servers/auth.ts';
 import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import type { AppRouter } from '../trpc/router.ts';
 import type { FakeKubelet } from './fake-kubelet.ts';
@@ -20,12 +20,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(kubelet: FakeKubelet, opts: { anonymousAuth?: boolean } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  anonymousAuth?: boolean;
+  /** Bearer tokens (default: none accepted); authorizer (default AlwaysAllow). */
+  tokens?: BearerAuthenticator;
+  authorizer?: Authorizer;
+}
+
+export async function startTestServer(kubelet: FakeKubelet, opts: TestServerOptions = {}): Promise<TestServer> {
   const tp = createTestPki();
   const srv = createKubeletServer({
     kubelet,
     logger: nullLogger,
-    authorizer: createAuthorizer('AlwaysAllow'),
+    authorizer: opts.authorizer ?? createAuthorizer('AlwaysAllow'),
+    ...(opts.tokens ? { tokens: opts.tokens } : {}),
     nodeName: 'fake-node',
     anonymousAuth: opts.anonymousAuth ?? false,
     tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
