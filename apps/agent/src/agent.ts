@@ -11,7 +11,8 @@ import type { KubeletFactory, KubeletHandle } from './kubelet-factory.ts';
 import { runShutdown, type StepOutcome } from './lifecycle/shutdown.ts';
 import { ensurePki, type Pki } from './pki/ensure-pki.ts';
 import { ensureRuntime, probeEndpoint, type RuntimeLaunch } from './runtime-launcher.ts';
-import { buildAuth } from './auth/build-auth.ts';
+import { buildAuth, httpLimits, loadConsoleToken } from './auth/build-auth.ts';
+import type { GuardOptions } from './servers/auth.ts';
 import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
 import { criStreamsClient, type CriStreams } from './servers/routes/cri-streams.ts';
 import { createHealthzServer, createReadOnlyServer, type PlainServer } from './servers/readonly-server.ts';
@@ -63,6 +64,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
 
   async function start(): Promise<AgentPorts> {
     const pki = ensurePki(config.rootDir, config.nodeName, log.child('pki'));
+    const consoleToken = loadConsoleToken(config, log.child('auth'));
     const launch = deps.launchRuntime ?? ((root, ep) => ensureRuntime(root, ep, { logger: log.child('runtime-launcher'), clock: deps.clock }));
     const runtime = await launch(config.rootDir, config.containerRuntimeEndpoint);
     if (!runtime.ok) watchRuntime(runtime.endpoint);
@@ -71,7 +73,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     const kubelet = handle.kubelet;
     await kubelet.start();
     log.info('kubelet started', { node: config.nodeName });
-    await listenAll(kubelet, pki, health(kubelet));
+    await listenAll(kubelet, pki, health(kubelet), consoleToken);
     return ports;
   }
 
@@ -87,7 +89,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     }, 5000);
   }
 
-  async function listenAll(kubelet: KubeletApi, pki: Pki, h: () => HealthReport): Promise<void> {
+  async function listenAll(kubelet: KubeletApi, pki: Pki, h: () => HealthReport, consoleToken: GuardOptions['consoleToken']): Promise<void> {
     const clientCAs = [pki.ca.certPem];
     if (config.clientCAFile) clientCAs.push(readFileSync(config.clientCAFile, 'utf8'));
     const serving = config.tlsCertFile && config.tlsPrivateKeyFile
@@ -102,17 +104,19 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
       tls: { ...serving, clientCAs },
       health: h,
       ...(criStreams ? { cri: criStreams } : {}),
+      ...(consoleToken ? { consoleToken } : {}),
+      limits: httpLimits(config),
     });
     ports.kubelet = await kubeletServer.listen(config.port, config.address);
     announce('kubelet', ports.kubelet, config.address);
     if (config.readOnlyPort > 0) {
-      const ro = createReadOnlyServer(kubelet, log.child('server'), h);
+      const ro = createReadOnlyServer(kubelet, log.child('server'), h, httpLimits(config));
       plain.push(ro);
       ports.readonly = await ro.listen(config.readOnlyPort, config.address);
       announce('readonly', ports.readonly, config.address);
     }
     if (config.healthzPort > 0) {
-      const hz = createHealthzServer(kubelet, log.child('server'), h);
+      const hz = createHealthzServer(kubelet, log.child('server'), h, httpLimits(config));
       plain.push(hz);
       ports.healthz = await hz.listen(config.healthzPort, config.healthzBindAddress);
       announce('healthz', ports.healthz, config.healthzBindAddress);

@@ -3,6 +3,7 @@ import type { AgentConfig } from './types.ts';
 import { DEFAULT_POD_LOGS_DIR, DEFAULT_ROOT_DIR } from './types.ts';
 import { EVICTION_DEFAULTS } from './eviction-config.ts';
 import { APISERVER_DEFAULTS } from './apiserver-config.ts';
+import { HTTP_DEFAULTS } from './http-config.ts';
 
 export type Defaults = Omit<AgentConfig, 'nodeName'>;
 
@@ -33,6 +34,7 @@ export function configFileDefaults(): Defaults {
     verbosity: 0,
     ...EVICTION_DEFAULTS,
     ...APISERVER_DEFAULTS,
+    ...HTTP_DEFAULTS,
   };
 }
 

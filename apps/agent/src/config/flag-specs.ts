@@ -2,6 +2,7 @@
 import type { PartialSettings } from './types.ts';
 import { EVICTION_FLAG_SPECS } from './eviction-config.ts';
 import { APISERVER_FLAG_SPECS } from './apiserver-config.ts';
+import { HTTP_FLAG_SPECS } from './http-config.ts';
 
 /** 'map<' / 'map=': the kubelet's map flags ("a<b,c<d", "a=b,c=d"). */
 export type FlagKind = 'string' | 'bool' | 'int' | 'duration' | 'map<' | 'map=';
@@ -49,6 +50,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   { name: 'crashloop-backoff-max', kind: 'duration', key: 'crashLoopBackOffMaxMs', help: '(nodelet) CrashLoopBackOff cap.', defaultText: '5m0s' },
   ...EVICTION_FLAG_SPECS,
   ...APISERVER_FLAG_SPECS,
+  ...HTTP_FLAG_SPECS,
   { name: 'v', kind: 'int', key: 'verbosity', help: 'Log verbosity; 4 or more logs debug lines.', defaultText: '0' },
 ];
 

@@ -147,6 +147,8 @@ topologyManagerPolicy: none
     { name: 'backoff order', argv: ['--crashloop-backoff-initial=10s', '--crashloop-backoff-max=1s'], err: /max must be >=/ },
     { name: 'token webhook without kubeconfig', argv: ['--authentication-token-webhook'], err: /token webhook needs an API server/ },
     { name: 'bad node ip', argv: ['--kubeconfig=/k', '--node-ip=nope'], err: /nodeIP: "nope" is not a valid IP/ },
+    { name: 'zero connections', argv: ['--http-max-connections=0'], err: /httpMaxConnections: must be at least 1/ },
+    { name: 'zero header timeout', argv: ['--http-header-timeout=0s'], err: /httpHeaderTimeout: must be greater than 0/ },
   ];
 
   it('API-server mode flags: --kubeconfig (resolved), Webhook allowed, node labels, QPS', () => {
@@ -164,6 +166,16 @@ topologyManagerPolicy: none
     assert.deepEqual([c.kubeAPIQPS, c.kubeAPIBurst, c.registerNode], [5, 10, false]);
     assert.deepEqual([c.nodeStatusUpdateFrequencyMs, c.nodeStatusReportFrequencyMs, c.nodeLeaseDurationSeconds], [10_000, 300_000, 40]);
     assert.deepEqual([c.authenticationWebhookCacheTtlMs, c.authorizationWebhookCacheAuthorizedTtlMs, c.authorizationWebhookCacheUnauthorizedTtlMs], [120_000, 300_000, 30_000]);
+  });
+  it('console token file and HTTP limits: defaults under the root dir, flags resolved against the cwd', () => {
+    const d = loadConfig(['--root-dir', 'state'], deps());
+    assert.ok(d.ok && !d.help, !d.ok ? d.reason : '');
+    assert.equal(d.config.consoleTokenFile, '/work/state/console.token');
+    assert.deepEqual([d.config.httpMaxConnections, d.config.httpHeaderTimeoutMs, d.config.httpIdleTimeoutMs], [512, 10_000, 90_000]);
+    const r = loadConfig(['--console-token-file', 'tok', '--http-max-connections=64', '--http-header-timeout=2s', '--http-idle-timeout=30s'], deps());
+    assert.ok(r.ok && !r.help, !r.ok ? r.reason : '');
+    assert.equal(r.config.consoleTokenFile, '/work/tok');
+    assert.deepEqual([r.config.httpMaxConnections, r.config.httpHeaderTimeoutMs, r.config.httpIdleTimeoutMs], [64, 2000, 30_000]);
   });
   for (const t of errors) {
     it(`error: ${t.name}`, () => {

@@ -2,6 +2,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseConfigFile } from './config-file.ts';
 import { configFileDefaults, flagDefaults } from './defaults.ts';
+import { CONSOLE_TOKEN_FILE_NAME } from './http-config.ts';
 import { parseFlags } from './flags.ts';
 import type { AgentConfig, PartialSettings } from './types.ts';
 import { DEFAULT_POD_LOGS_DIR, DEFAULT_ROOT_DIR } from './types.ts';
@@ -58,6 +59,7 @@ function merge(base: ReturnType<typeof flagDefaults>, file: PartialSettings, fla
   // A custom root dir keeps pod logs under it unless podLogsDir is set (the kubelet always uses /var/log/pods).
   if (!podLogsDirSet && cfg.rootDir !== DEFAULT_ROOT_DIR) cfg.podLogsDir = join(cfg.rootDir, 'logs', 'pods');
   else if (!podLogsDirSet) cfg.podLogsDir = DEFAULT_POD_LOGS_DIR;
+  cfg.consoleTokenFile = cfg.consoleTokenFile ? resolve(deps.cwd(), cfg.consoleTokenFile) : join(cfg.rootDir, CONSOLE_TOKEN_FILE_NAME);
   for (const k of ['podManifestPath', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'podLogsDir', 'kubeconfig'] as const) {
     const v = cfg[k];
     if (v !== undefined && v !== '' && !isAbsolute(v)) cfg[k] = resolve(deps.cwd(), v);

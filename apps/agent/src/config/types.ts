@@ -1,10 +1,11 @@
 /** The agent's resolved configuration: kubelet defaults, then the KubeletConfiguration file, then flags. */
 import type { EvictionAgentConfig } from './eviction-config.ts';
 import type { ApiServerAgentConfig } from './apiserver-config.ts';
+import type { HttpAgentConfig } from './http-config.ts';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 
-export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig {
+export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig {
   nodeName: string;
   rootDir: string;
   /** staticPodPath / --pod-manifest-path */

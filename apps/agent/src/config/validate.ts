@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { AgentConfig } from './types.ts';
 import { validateEviction } from './eviction-config.ts';
 import { validateApiServer } from './apiserver-config.ts';
+import { validateHttp } from './http-config.ts';
 
 export function validateConfig(c: AgentConfig): string | undefined {
   const checks: Array<() => string | undefined> = [
@@ -15,6 +16,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
       ? undefined
       : `authorization.mode: "${c.authorizationMode}" is not supported (AlwaysAllow or Webhook)`),
     () => validateApiServer(c),
+    () => validateHttp(c),
     () => (Boolean(c.tlsCertFile) !== Boolean(c.tlsPrivateKeyFile) ? 'tlsCertFile and tlsPrivateKeyFile must be given together' : undefined),
     () => (c.maxPods >= 0 ? undefined : `maxPods: must be >= 0, got ${c.maxPods}`),
     () => (c.nodeName.length > 0 ? undefined : 'node name must not be empty'),

@@ -81,10 +81,20 @@ export function createAuthorizer(mode: AuthorizationMode): Authorizer {
 
 export type GuardResult = { ok: true; user: UserInfo } | { ok: false; status: 401 | 403; message: string };
 
+export interface GuardOptions {
+  anonymousAuth: boolean;
+  authorizer: Authorizer;
+  nodeName: string;
+  /** --authentication-token-webhook (TokenReview). */
+  tokens?: BearerAuthenticator;
+  /** The console token (standalone sign-in) and the user it stands for. */
+  consoleToken?: { matches(candidate: string): boolean; user: UserInfo };
+}
+
 /** The kubelet's auth filter: authenticate (401 "Unauthorized"), then authorize (403 with attributes). */
-export function createRequestGuard(opts: { anonymousAuth: boolean; authorizer: Authorizer; nodeName: string; tokens?: BearerAuthenticator }) {
+export function createRequestGuard(opts: GuardOptions) {
   return async (req: IncomingMessage): Promise<GuardResult> => {
-    const authn = await authenticateRequest(req, opts.anonymousAuth, opts.tokens);
+    const authn = await authenticateRequest(req, opts);
     if (!authn.ok) return { ok: false, status: 401, message: 'Unauthorized' };
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const attrs = requestAttributes(authn.user, req.method ?? 'GET', path, opts.nodeName);
@@ -96,16 +106,23 @@ export function createRequestGuard(opts: { anonymousAuth: boolean; authorizer: A
 
 export type RequestGuard = ReturnType<typeof createRequestGuard>;
 
-/** x509 first; then a bearer token when a token authenticator is configured; then anonymous (if allowed). */
-async function authenticateRequest(req: IncomingMessage, anonymousAuth: boolean, tokens: BearerAuthenticator | undefined): Promise<AuthnResult> {
+/**
+ * x509 first; then a bearer token (the console token, then the TokenReview webhook) when a token authenticator is
+ * configured; then anonymous (if allowed). A certificate or bearer token that fails is 401, never anonymous (the
+ * apiserver library's "fail on error" union, which the kubelet uses).
+ */
+async function authenticateRequest(req: IncomingMessage, o: GuardOptions): Promise<AuthnResult> {
   const x509 = authenticate(req, false);
   if (x509.ok || x509.message !== 'no client certificate') return x509;
-  const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (tokens && m?.[1]) {
-    const r = await tokens.authenticate(m[1]);
+  const bearer = /^bearer(?:\s+(.*))?$/is.exec(req.headers.authorization ?? '');
+  if (bearer && (o.consoleToken || o.tokens)) {
+    const token = (bearer[1] ?? '').trim();
+    if (!token || /\s/.test(token)) return { ok: false, reason: 'Unauthorized', message: 'invalid bearer token' };
+    if (o.consoleToken?.matches(token)) return { ok: true, user: o.consoleToken.user };
+    if (!o.tokens) return { ok: false, reason: 'Unauthorized', message: 'invalid bearer token' };
+    const r = await o.tokens.authenticate(token);
     if (r.ok) return { ok: true, user: { name: r.user.name, groups: [...r.user.groups.filter((g) => g !== 'system:authenticated'), 'system:authenticated'] } };
     return { ok: false, reason: 'Unauthorized', message: r.message };
   }
-  return authenticate(req, anonymousAuth);
+  return authenticate(req, o.anonymousAuth);
 }

@@ -30,8 +30,50 @@ export function methodNotAllowed(res: ServerResponse, allow = 'GET'): void {
   sendText(res, 405, 'Method Not Allowed\n', { Allow: allow });
 }
 
+export type RequestTarget = { ok: true; url: URL } | { ok: false; message: string };
+
+/**
+ * The request target as a URL, checked as Go's server checks it before any handler runs: origin-form ("/path?q")
+ * or absolute-form ("http://host/path"), and a path whose percent-escapes decode (else 400 with the reason).
+ * A leading "//" stays part of the path (it is not a host).
+ */
+export function parseRequestTarget(raw: string | undefined): RequestTarget {
+  const target = raw ?? '/';
+  let url: URL;
+  try {
+    if (target.startsWith('/')) url = new URL(`http://localhost${target}`);
+    else if (/^https?:\/\//i.test(target)) url = new URL(target);
+    else return { ok: false, message: 'invalid request target: must start with "/"' };
+  } catch {
+    return { ok: false, message: 'invalid request target' };
+  }
+  if (decodeSegments(url.pathname) === undefined) return { ok: false, message: 'invalid URL escape in the request path' };
+  return { ok: true, url };
+}
+
+/** The request's URL (after parseRequestTarget accepted it; '/' if it would not have). */
 export function requestUrl(req: IncomingMessage): URL {
-  return new URL(req.url ?? '/', 'http://localhost');
+  const t = parseRequestTarget(req.url);
+  return t.ok ? t.url : new URL('http://localhost/');
+}
+
+/** Path segments after `skip` leading ones, percent-decoded; undefined for a malformed escape. */
+export function decodeSegments(path: string, skip = 0): string[] | undefined {
+  try {
+    return path.split('/').slice(1 + skip).map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A runtime's error text for a response: absolute host paths replaced by "<path>" (the log keeps the original). */
+export function redactPaths(message: string): string {
+  return message.replace(/(^|[\s"'`(=:,\[])\/[^\s"'`),:\]]+/g, '$1<path>');
+}
+
+/** 400 with the reason (a malformed request target). */
+export function badRequest(res: ServerResponse, message: string): void {
+  sendText(res, 400, `${message}\n`);
 }
 
 /** Listens and resolves with the bound port (port 0 picks a free one). */

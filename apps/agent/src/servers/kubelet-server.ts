@@ -1,7 +1,8 @@
 /**
  * The kubelet port (10250, TLS): the auth filter in front of /pods, /runningpods/, /healthz, /containerLogs/,
  * the tRPC console API at /trpc, socket.io at /socket.io, and WebSocket /exec, /attach, /portForward proxied
- * to the runtime's CRI streaming server.
+ * to the runtime's CRI streaming server. Malformed request targets are 400 and oversized bodies 413 before
+ * anything else runs; the connection limits are in limits.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,8 +13,9 @@ import type { Logger } from '@nodelet/core/util/logger.ts';
 import { attachSocketServer, type SocketServerHandle } from '../streams/socket-server.ts';
 import { appRouter } from '../trpc/router.ts';
 import type { TrpcContext } from '../trpc/trpc.ts';
-import { createRequestGuard, type Authorizer, type BearerAuthenticator, type UserInfo } from './auth.ts';
-import { listen, methodNotAllowed, notFound, requestUrl, sendText, serverCloser } from './http-util.ts';
+import { createRequestGuard, type Authorizer, type BearerAuthenticator, type GuardOptions, type UserInfo } from './auth.ts';
+import { badRequest, listen, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
+import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_ROUTE_BODY_BYTES, MAX_TRPC_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleContainerLogs } from './routes/container-logs.ts';
 import { handleHealthz } from './routes/healthz.ts';
 import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probes.ts';
@@ -38,6 +40,10 @@ export interface KubeletServerOptions {
   health?: () => HealthReport;
   /** CRI streaming (exec / attach / port-forward); without it those paths answer 501. */
   cri?: CriStreams;
+  /** The console token (auth/console-token.ts): a bearer token for the console's user. */
+  consoleToken?: GuardOptions['consoleToken'];
+  /** Connection limits (default DEFAULT_HTTP_LIMITS). */
+  limits?: HttpLimits;
 }
 
 export interface KubeletServer {
@@ -51,11 +57,19 @@ export interface KubeletServer {
 }
 
 export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
-  const guard = createRequestGuard({ anonymousAuth: o.anonymousAuth, authorizer: o.authorizer, nodeName: o.nodeName, ...(o.tokens ? { tokens: o.tokens } : {}) });
+  const limits = o.limits ?? DEFAULT_HTTP_LIMITS;
+  const guard = createRequestGuard({
+    anonymousAuth: o.anonymousAuth,
+    authorizer: o.authorizer,
+    nodeName: o.nodeName,
+    ...(o.tokens ? { tokens: o.tokens } : {}),
+    ...(o.consoleToken ? { consoleToken: o.consoleToken } : {}),
+  });
   const users = new WeakMap<IncomingMessage, UserInfo>();
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
+    maxBodySize: MAX_TRPC_BODY_BYTES,
     createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}) }),
     onError: ({ path, error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') o.logger.error('trpc error', { path, err: error.message });
@@ -70,13 +84,21 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
       maxHeaderSize: 1 << 20,
+      ...limitServerOptions(limits),
     },
     (req, res) => {
-      guard(req)
-        .then((g) => {
+      const target = parseRequestTarget(req.url);
+      if (!target.ok) return badRequest(res, target.message);
+      const isTrpc = target.url.pathname === '/trpc' || target.url.pathname.startsWith('/trpc/');
+      const cap = isTrpc ? MAX_TRPC_BODY_BYTES : MAX_ROUTE_BODY_BYTES;
+      // tRPC reads its own body (maxBodySize); the kubelet's routes take none beyond a small cap.
+      (isTrpc ? Promise.resolve(Number(req.headers['content-length'] ?? 0) <= cap) : bodyWithin(req, cap))
+        .then(async (within) => {
+          if (!within) return payloadTooLarge(req, res, cap);
+          const g = await guard(req);
           if (!g.ok) return sendText(res, g.status, `${g.message}\n`);
           users.set(req, g.user);
-          return route(req, res, o, trpc);
+          return route(req, res, target.url, o, trpc);
         })
         .catch((err: unknown) => {
           o.logger.error('request failed', { path: req.url, err: (err as Error).message });
@@ -85,12 +107,11 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
         });
     },
   );
-  server.headersTimeout = 60_000;
-  server.keepAliveTimeout = 90_000;
-  server.requestTimeout = 0;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = requestUrl(req).pathname;
-    if (path.startsWith(`${SOCKET_PATH}/`)) return; // socket.io's own upgrade listener
+    if ((req.url ?? '').startsWith(`${SOCKET_PATH}/`)) return; // socket.io's own upgrade listener (engine.io matches the raw URL)
+    const target = parseRequestTarget(req.url);
+    if (!target.ok) return rejectUpgrade(socket, 400, target.message);
+    const path = target.url.pathname;
     if (!isStreamPath(path)) return rejectUpgrade(socket, 404, '404 page not found');
     if (!o.cri) return rejectUpgrade(socket, 501, 'streaming is not available: no CRI streaming client');
     handleStreamUpgrade(req, socket, head, { kubelet: o.kubelet, cri: o.cri, guard, logger: o.logger }).catch((err: unknown) => {
@@ -99,6 +120,7 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     });
   });
   const sockets = attachSocketServer(server, { kubelet: o.kubelet, guard, logger: o.logger });
+  applyLimits(server, limits, 'secureConnection', o.logger);
   const closer = serverCloser(server);
   return {
     server,
@@ -112,10 +134,10 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
 async function route(
   req: IncomingMessage,
   res: ServerResponse,
+  url: URL,
   o: KubeletServerOptions,
   trpc: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<void> {
-  const url = requestUrl(req);
   const path = url.pathname;
   if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
   if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, (o.health ?? (() => o.kubelet.healthz()))(), o.logger);

@@ -1,8 +1,13 @@
-/** The read-only port (10255): no auth, GET only, /pods, /stats/summary, /metrics[/cadvisor|/resource|/probes] and /healthz; everything else 404. Never mutates. */
-import { createServer, type Server } from 'node:http';
+/**
+ * The read-only port (10255): no auth, GET only, /pods, /stats/summary, /metrics[/cadvisor|/resource|/probes] and
+ * /healthz; everything else 404. Never mutates. The healthz port (10248): /healthz only. Both answer a malformed
+ * request target with 400 and a request body beyond a small cap with 413, and apply the connection limits.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
-import { listen, methodNotAllowed, notFound, requestUrl, serverCloser } from './http-util.ts';
+import { badRequest, listen, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
+import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_ROUTE_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleHealthz } from './routes/healthz.ts';
 import { sendPodList } from './routes/pods.ts';
 import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probes.ts';
@@ -15,43 +20,42 @@ export interface PlainServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export function createReadOnlyServer(kubelet: KubeletApi, logger: Logger, health = () => kubelet.healthz()): PlainServer {
-  const server = createServer((req, res) => {
+type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
+
+export function createReadOnlyServer(kubelet: KubeletApi, logger: Logger, health = () => kubelet.healthz(), limits = DEFAULT_HTTP_LIMITS): PlainServer {
+  return plainServer(logger, limits, async (req, res, url) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
-    const path = requestUrl(req).pathname;
+    const path = url.pathname;
     if (path === '/pods') return sendPodList(res, kubelet.getPods());
-    if (path === METRICS_PROBES_PATH) {
-      handleMetricsProbes(res, kubelet).catch((err: unknown) => {
-        logger.error('metrics/probes failed', { err: String(err) });
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-      return;
-    }
-    if (isStatsPath(path)) {
-      handleStats(req, res, requestUrl(req), kubelet).catch((err: unknown) => {
-        logger.error('stats request failed', { path, err: String(err) });
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-      return;
-    }
+    if (path === METRICS_PROBES_PATH) return handleMetricsProbes(res, kubelet);
+    if (isStatsPath(path)) return handleStats(req, res, url, kubelet);
     if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, health(), logger);
     notFound(res);
   });
-  return wrapPlain(server);
 }
 
 /** The healthz port (10248): /healthz only. */
-export function createHealthzServer(kubelet: KubeletApi, logger: Logger, health = () => kubelet.healthz()): PlainServer {
-  const server = createServer((req, res) => {
-    const path = requestUrl(req).pathname;
+export function createHealthzServer(kubelet: KubeletApi, logger: Logger, health = () => kubelet.healthz(), limits = DEFAULT_HTTP_LIMITS): PlainServer {
+  return plainServer(logger, limits, (req, res, url) => {
+    const path = url.pathname;
     if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, health(), logger);
     notFound(res);
   });
-  return wrapPlain(server);
 }
 
-function wrapPlain(server: Server): PlainServer {
-  server.keepAliveTimeout = 90_000;
+function plainServer(logger: Logger, limits: HttpLimits, route: Route): PlainServer {
+  const server = createServer({ ...limitServerOptions(limits) }, (req, res) => {
+    const target = parseRequestTarget(req.url);
+    if (!target.ok) return badRequest(res, target.message);
+    bodyWithin(req, MAX_ROUTE_BODY_BYTES)
+      .then((within) => (within ? route(req, res, target.url) : payloadTooLarge(req, res, MAX_ROUTE_BODY_BYTES)))
+      .catch((err: unknown) => {
+        logger.error('request failed', { path: target.url.pathname, err: (err as Error).message });
+        if (!res.headersSent) sendText(res, 500, 'Internal Server Error\n');
+        else res.end();
+      });
+  });
+  applyLimits(server, limits, 'connection', logger);
   const closer = serverCloser(server);
   return { server, listen: (port, host) => listen(server, port, host), ...closer };
 }

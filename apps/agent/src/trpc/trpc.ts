@@ -1,7 +1,14 @@
-/** tRPC v11 instance for the console API (no transformer: plain JSON). */
+/**
+ * tRPC v11 instance for the console API (no transformer: plain JSON). Errors carry no stack trace and no host
+ * path outside development (NODE_ENV=development): an INTERNAL_SERVER_ERROR's message is replaced by a generic
+ * text (the server's onError logs the real one) and absolute paths in other messages become "<path>".
+ */
 import { initTRPC } from '@trpc/server';
 import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { UserInfo } from '../servers/auth.ts';
+import { redactPaths } from '../servers/http-util.ts';
+
+export const INTERNAL_ERROR_MESSAGE = 'internal error (details in the node\'s agent log)';
 
 export interface TrpcContext {
   kubelet: KubeletApi;
@@ -11,6 +18,12 @@ export interface TrpcContext {
 }
 
 const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    if (process.env.NODE_ENV === 'development') return shape;
+    const { stack: _stack, ...data } = shape.data;
+    const message = error.code === 'INTERNAL_SERVER_ERROR' ? INTERNAL_ERROR_MESSAGE : redactPaths(shape.message);
+    return { ...shape, message, data };
+  },
   sse: {
     ping: { enabled: true, intervalMs: 15_000 },
     client: { reconnectAfterInactivityMs: 45_000 },

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { KubeletApi, LogsResult } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
-import { sendText } from '../http-util.ts';
+import { badRequest, decodeSegments, sendText } from '../http-util.ts';
 import { parseLogOptions } from './log-options.ts';
 
 export async function handleContainerLogs(
@@ -15,7 +15,8 @@ export async function handleContainerLogs(
   kubelet: KubeletApi,
   logger: Logger,
 ): Promise<void> {
-  const parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
+  const parts = decodeSegments(url.pathname, 1);
+  if (!parts) return badRequest(res, 'invalid URL escape in the request path');
   const [namespace, pod, container] = parts;
   if (parts.length !== 3 || !namespace || !pod || !container) {
     return sendText(res, 400, 'path must be /containerLogs/{namespace}/{pod}/{container}\n');
@@ -49,7 +50,8 @@ export async function handleContainerLogs(
     }, abort.signal);
   } catch (err) {
     logger.error('container logs failed', { namespace, pod, container, err: (err as Error).message });
-    result = { ok: false, reason: 'LogNotAvailable', message: (err as Error).message };
+    // The error's text may name host paths: it goes to the agent log only.
+    result = { ok: false, reason: 'LogNotAvailable', message: `failed to read the log of container "${container}" (details in the node's agent log)` };
   } finally {
     res.off('close', onClose);
   }

@@ -10,6 +10,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
 import type { CriStreams, StreamUrl } from './cri-streams.ts';
+import { decodeSegments, redactPaths } from '../http-util.ts';
 import { proxyUpgrade, rejectUpgrade } from './proxy-upgrade.ts';
 
 export type StreamPath =
@@ -21,7 +22,8 @@ export function isStreamPath(path: string): boolean {
 }
 
 export function parseStreamPath(path: string): StreamPath | undefined {
-  const parts = path.split('/').slice(1).map((p) => decodeURIComponent(p));
+  const parts = decodeSegments(path);
+  if (!parts) return undefined;
   const [kind, namespace, pod, ...rest] = parts;
   if (!namespace || !pod || rest.some((p) => p === '')) return undefined;
   if (kind === 'portForward' && rest.length <= 1) return { kind, namespace, pod, ...(rest[0] ? { uid: rest[0] } : {}) };
@@ -74,6 +76,10 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
   const p = parseStreamPath(url.pathname);
   if (!p) return rejectUpgrade(socket, 404, '404 page not found');
   const r = await resolveStream(p, url.searchParams, deps.kubelet, deps.cri);
+  if (!r.ok && r.status >= 500) {
+    deps.logger.warn('stream request failed in the runtime', { kind: p.kind, namespace: p.namespace, pod: p.pod, reason: r.reason });
+    return rejectUpgrade(socket, r.status, redactPaths(r.reason));
+  }
   if (!r.ok) return rejectUpgrade(socket, r.status, r.reason);
   const target = new URL(r.url);
   if (target.search === '') target.search = url.search;
