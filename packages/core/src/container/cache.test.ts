@@ -40,3 +40,28 @@ test('unknown pod resolves with an empty status once the global timestamp passes
   assert.equal(r.status.uid, 'nope');
   assert.equal(r.status.containerStatuses.length, 0);
 });
+
+test('a write older than the cached entry is dropped (a slow read never undoes a newer one)', () => {
+  const c = new StatusCache();
+  assert.equal(c.set('u1', emptyPodStatus('u1', 'new'), undefined, 200), true);
+  assert.equal(c.set('u1', emptyPodStatus('u1', 'slow'), undefined, 150), false);
+  assert.equal(c.get('u1').status.name, 'new');
+  assert.equal(c.set('u1', emptyPodStatus('u1', 'same time'), undefined, 200), true, 'as new as the entry: kept');
+  assert.equal(c.get('u1').modified, 200);
+});
+
+test('podEntryOnly: the global timestamp does not count, only a newer read of the pod', async () => {
+  const c = new StatusCache();
+  c.set('u1', emptyPodStatus('u1', 'old'), undefined, 100);
+  let got: string | undefined;
+  void c.getNewerThan('u1', 150, { podEntryOnly: true }).then((r) => (got = r.status.name));
+  c.updateTime(500);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(got, undefined);
+  const unknown = c.getNewerThan('nope', 150, { podEntryOnly: true });
+  c.set('u1', emptyPodStatus('u1', 'fresh'), undefined, 151);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(got, 'fresh');
+  c.set('nope', emptyPodStatus('nope', 'read'), undefined, 151);
+  assert.equal((await unknown).status.name, 'read', 'a pod without an entry waits for one');
+});

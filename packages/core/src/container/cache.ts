@@ -1,8 +1,10 @@
 /**
  * The pod status cache (the kubelet's container cache): PLEG writes what it inspected after each relist;
- * pod workers read with getNewerThan so they never act on a status older than their last sync.
+ * pod workers read with getNewerThan so they never act on a status older than their last sync. Every entry is
+ * stamped with the time its runtime read began; a write older than the entry it would replace is dropped (the
+ * kubelet's cache.Set under EventedPLEG), so a slow read never undoes a newer one.
  */
-import { emptyPodStatus, type PodStatus, type PodStatusCache } from './types.ts';
+import { emptyPodStatus, type NewerThanOptions, type PodStatus, type PodStatusCache } from './types.ts';
 
 interface Entry {
   status: PodStatus;
@@ -12,6 +14,7 @@ interface Entry {
 
 interface Waiter {
   minTime: number;
+  podEntryOnly: boolean;
   resolve: (v: { status: PodStatus; error?: Error }) => void;
 }
 
@@ -25,19 +28,23 @@ export class StatusCache implements PodStatusCache {
     return this.pods.get(uid) ?? { status: emptyPodStatus(uid), modified: Number.NEGATIVE_INFINITY };
   }
 
-  getNewerThan(uid: string, minTime: number): Promise<{ status: PodStatus; error?: Error }> {
-    const hit = this.lookup(uid, minTime);
+  getNewerThan(uid: string, minTime: number, opts: NewerThanOptions = {}): Promise<{ status: PodStatus; error?: Error }> {
+    const podEntryOnly = opts.podEntryOnly ?? false;
+    const hit = this.lookup(uid, minTime, podEntryOnly);
     if (hit) return Promise.resolve(hit);
     return new Promise((resolve) => {
       const list = this.waiters.get(uid) ?? [];
-      list.push({ minTime, resolve });
+      list.push({ minTime, podEntryOnly, resolve });
       this.waiters.set(uid, list);
     });
   }
 
-  set(uid: string, status: PodStatus, error: Error | undefined, timestamp: number): void {
+  set(uid: string, status: PodStatus, error: Error | undefined, timestamp: number): boolean {
+    const cur = this.pods.get(uid);
+    if (cur && cur.modified > timestamp) return false;
     this.pods.set(uid, { status: { ...status, timestamp }, error, modified: timestamp });
     this.notify(uid);
+    return true;
   }
 
   delete(uid: string): void {
@@ -56,9 +63,9 @@ export class StatusCache implements PodStatusCache {
     return n;
   }
 
-  private lookup(uid: string, minTime: number): { status: PodStatus; error?: Error } | undefined {
+  private lookup(uid: string, minTime: number, podEntryOnly: boolean): { status: PodStatus; error?: Error } | undefined {
     const d = this.pods.get(uid);
-    const globalNewer = this.timestamp > minTime;
+    const globalNewer = !podEntryOnly && this.timestamp > minTime;
     if (!d && globalNewer) return { status: emptyPodStatus(uid) };
     if (d && (d.modified > minTime || globalNewer)) return { status: d.status, error: d.error };
     return undefined;
@@ -69,7 +76,7 @@ export class StatusCache implements PodStatusCache {
     if (!list) return;
     const still: Waiter[] = [];
     for (const w of list) {
-      const hit = this.lookup(uid, w.minTime);
+      const hit = this.lookup(uid, w.minTime, w.podEntryOnly);
       if (hit) w.resolve(hit);
       else still.push(w);
     }

@@ -139,14 +139,23 @@ export interface Runtime {
 }
 
 /** PLEG writes, pod workers read. */
+export interface NewerThanOptions {
+  /**
+   * Only the pod's own entry counts (read after minTime); the global timestamp does not. For a worker whose
+   * last sync changed the runtime: "nothing changed since" is not known for the pod until it is read again.
+   */
+  podEntryOnly?: boolean;
+}
+
 export interface PodStatusCache {
   get(uid: string): { status: PodStatus; error?: Error; modified: number };
   /**
    * Resolves once the cache holds data for uid modified after minTime (epoch ms), or the cache's global
    * timestamp is after minTime (then with whatever it has, an empty status if none).
    */
-  getNewerThan(uid: string, minTime: number): Promise<{ status: PodStatus; error?: Error }>;
-  set(uid: string, status: PodStatus, error: Error | undefined, timestamp: number): void;
+  getNewerThan(uid: string, minTime: number, opts?: NewerThanOptions): Promise<{ status: PodStatus; error?: Error }>;
+  /** `timestamp`: when the runtime read began. Dropped (false) when the cached entry is newer. */
+  set(uid: string, status: PodStatus, error: Error | undefined, timestamp: number): boolean | void;
   delete(uid: string): void;
   /** Marks everything up to timestamp as observed (after a full relist). */
   updateTime(timestamp: number): void;

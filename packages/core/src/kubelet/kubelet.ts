@@ -105,7 +105,7 @@ export class Kubelet implements KubeletApi {
     });
     this.runtimeState = new RuntimeState(
       { cri: deps.cri, clock, logger: logger.child('runtime-state'), bus: this.events },
-      { periodMs: config.runtimeStatusPeriodMs ?? 5_000, retryInitialMs: 1_000, retryMaxMs: 30_000 },
+      { periodMs: config.runtimeStatusPeriodMs ?? 5_000 },
     );
     this.pleg = buildPleg(deps, config, {
       runtime: this.runtime,
@@ -173,7 +173,7 @@ export class Kubelet implements KubeletApi {
       ...(this.stats ? { podCgroups: this.stats.cm } : {}),
     });
     this.workers = new PodWorkers(
-      { handlers: this.handlers, cache: this.cache, clock, logger: logger.child('pod-workers') },
+      { handlers: this.handlers, cache: this.cache, clock, logger: logger.child('pod-workers'), refresh: (uid, p) => this.pleg.updateCache(uid, p.metadata?.name ?? '', p.metadata?.namespace ?? 'default') },
       { resyncIntervalMs: config.syncFrequencyMs ?? DEFAULT_SYNC_FREQUENCY_MS, backOffPeriodMs: Math.min(config.crashLoopBackOff.initialMs, 10_000) },
     );
     this.syncLoop = new SyncLoop(

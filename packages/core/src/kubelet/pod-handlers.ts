@@ -73,10 +73,12 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     await c.podCgroups?.ensurePod(pod);
     const result = await c.runtime.syncPod(pod, status);
     c.reasons.update(uidOf(pod), result);
-    if (!result.error) return { terminal: false };
+    // Any step tried (even a failed one) may have changed the runtime: the next sync needs a fresh read of the pod.
+    const acted = result.steps.some((s) => s.error !== 'CrashLoopBackOff');
+    if (!result.error) return { terminal: false, acted };
     // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
     c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, status, c.reasons, false, fill, c.hostIPs));
-    return { terminal: false, requeueAfterMs: this.retryDelay(pod, status) };
+    return { terminal: false, acted, requeueAfterMs: this.retryDelay(pod, status) };
   }
 
   async syncTerminatingPod(pod: V1Pod, _status: PodStatus, gracePeriodOverride?: number): Promise<void> {
@@ -90,8 +92,9 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
       throw new Error(r.error.message);
     }
     c.probes?.removePod(pod);
+    const readAt = c.clock.now(); // stamped before the read, as PLEG does
     const after = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
-    c.cache.set(uidOf(pod), after, undefined, c.clock.now());
+    c.cache.set(uidOf(pod), after, undefined, readAt);
     if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, after, c.reasons, true, undefined, c.hostIPs));
   }
 

@@ -15,6 +15,8 @@ class RecordingHandlers implements PodSyncHandlers {
   gates: Array<() => void> = [];
   hold = false;
   terminal = new Set<string>();
+  /** Pods whose sync reports it changed the runtime. */
+  acting = new Set<string>();
 
   private async gate(): Promise<void> {
     this.active++;
@@ -26,7 +28,7 @@ class RecordingHandlers implements PodSyncHandlers {
   async syncPod(type: UpdateType, pod: V1Pod, _s: PodStatus): Promise<SyncPodOutcome> {
     this.log.push(`sync ${pod.metadata?.name} ${type} v${pod.metadata?.labels?.v ?? ''}`);
     await this.gate();
-    return { terminal: this.terminal.has(pod.metadata?.name ?? '') };
+    return { terminal: this.terminal.has(pod.metadata?.name ?? ''), acted: this.acting.has(pod.metadata?.name ?? '') };
   }
   async syncTerminatingPod(pod: V1Pod, _s: PodStatus, grace?: number): Promise<void> {
     this.log.push(`terminating ${pod.metadata?.name} ${grace ?? '-'}`);
@@ -48,7 +50,10 @@ function setup() {
   const cache = new StatusCache();
   cache.updateTime(clock.now());
   const handlers = new RecordingHandlers();
-  const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
+  /** Fresh reads asked for: [uid, clock time when asked]. The test writes the cache itself. */
+  const refreshes: Array<[string, number]> = [];
+  const refresh = async (uid: string) => void refreshes.push([uid, clock.now()]);
+  const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger, refresh }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
   const flush = () => new Promise((r) => setImmediate(r));
   const tick = async () => {
     await flush();
@@ -56,7 +61,7 @@ function setup() {
     cache.updateTime(clock.now());
     await flush();
   };
-  return { clock, cache, handlers, workers, flush, tick };
+  return { clock, cache, handlers, workers, flush, tick, refreshes };
 }
 
 const v = (name: string, version: string) => {
@@ -104,6 +109,39 @@ test('a sync waits for a status newer than the previous sync', async () => {
   await tick();
   await workers.waitIdle('uid-a');
   assert.equal(handlers.log.length, 2);
+});
+
+test('after a sync that changed the runtime, only a read of the pod begun after it counts: stale entries and global refreshes make the worker wait', async () => {
+  const { clock, cache, handlers, workers, flush, refreshes } = setup();
+  handlers.acting.add('a');
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  const syncedAt = clock.now();
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await flush();
+  assert.deepEqual(refreshes, [], 'the fresh read waits until the clock has passed the end of the sync');
+  await clock.step(1);
+  // A read begun before the sync ended (a relist that raced the start) is stale.
+  cache.set('uid-a', emptyStatus('uid-a'), undefined, syncedAt);
+  // The evented PLEG's "every pod is as fresh as the stream" refresh is no proof for this pod.
+  cache.updateTime(clock.now() + 5);
+  await flush();
+  assert.equal(handlers.log.length, 1, 'the worker waits rather than act on a status older than its last sync');
+  assert.deepEqual(refreshes, [['uid-a', syncedAt + 1]], 'a fresh read of the pod was asked for');
+  cache.set('uid-a', emptyStatus('uid-a'), undefined, syncedAt + 1);
+  await workers.waitIdle('uid-a');
+  assert.equal(handlers.log.length, 2, 'a read of the pod begun after the sync lets it go');
+  // That sync acted too; one that does not brings the global timestamp back into play.
+  handlers.acting.delete('a');
+  await clock.step(1);
+  cache.set('uid-a', emptyStatus('uid-a'), undefined, clock.now());
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  await clock.step(1);
+  cache.updateTime(clock.now());
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  assert.equal(handlers.log.length, 4);
 });
 
 test('kill: terminating with the grace period override, then terminated, then finished', async () => {

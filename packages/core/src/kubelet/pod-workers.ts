@@ -2,7 +2,12 @@
  * Pod workers (the kubelet's pod_workers.go, simplified): one serial worker per pod UID; updates that arrive
  * while a sync runs are coalesced (the latest wins; a kill is sticky). Lifecycle: syncing → terminating
  * (containers stopped with the grace period) → terminated (cleanup) → finished. Each sync reads the status
- * cache newer than the worker's previous sync, so it never acts on stale runtime state.
+ * cache newer than the end of the worker's previous sync (pod_workers.go: GetNewerThan(uid, lastSyncTime)), so
+ * it never acts on stale runtime state. After a sync that changed the runtime (created, started or killed
+ * something) only the pod's own entry counts, not the cache's global timestamp: the worker asks for a fresh
+ * read of the pod (`refresh`, begun after the sync ended) and waits for it, or for any newer read by PLEG. A
+ * runtime event that is late (the evented PLEG's global refresh ran ahead of it) can then no longer make the
+ * worker start a container again whose start it just made.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
@@ -26,6 +31,8 @@ export interface SyncPodOutcome {
   terminal: boolean;
   /** Sync again after this many ms (back-off retry); default: the resync interval. */
   requeueAfterMs?: number;
+  /** The sync changed the runtime (a sandbox or container created, started or killed). */
+  acted?: boolean;
 }
 
 export interface PodSyncHandlers {
@@ -46,6 +53,8 @@ interface WorkerState {
   phase: WorkerPhase;
   gracePeriodOverride?: number;
   lastSyncTime: number;
+  /** The last sync acted: the next one needs a status of this pod read after it (see the file comment). */
+  needsPodStatus: boolean;
   idle: Array<() => void>;
 }
 
@@ -62,7 +71,14 @@ export class PodWorkers {
   private readonly queue = new Map<string, number>();
 
   constructor(
-    private readonly deps: { handlers: PodSyncHandlers; cache: PodStatusCache; clock: Clock; logger: Logger },
+    private readonly deps: {
+      handlers: PodSyncHandlers;
+      cache: PodStatusCache;
+      clock: Clock;
+      logger: Logger;
+      /** Re-reads the pod from the runtime into the cache, stamped when the read begins (PLEG updateCache). */
+      refresh: (uid: string, pod: V1Pod) => Promise<void>;
+    },
     private readonly config: PodWorkersConfig,
   ) {}
 
@@ -75,7 +91,7 @@ export class PodWorkers {
       w = undefined;
     }
     if (!w) {
-      w = { uid, working: false, phase: 'syncing', lastSyncTime: Number.NEGATIVE_INFINITY, idle: [] };
+      w = { uid, working: false, phase: 'syncing', lastSyncTime: Number.NEGATIVE_INFINITY, needsPodStatus: false, idle: [] };
       this.workers.set(uid, w);
     }
     if (w.phase === 'finished') return;
@@ -151,13 +167,16 @@ export class PodWorkers {
   }
 
   private async step(w: WorkerState, u: UpdatePodOptions): Promise<void> {
-    const { status, error } = await this.deps.cache.getNewerThan(w.uid, w.lastSyncTime);
+    const { status, error } = await this.deps.cache.getNewerThan(w.uid, w.lastSyncTime, { podEntryOnly: w.needsPodStatus });
     let requeue: number | undefined = this.config.resyncIntervalMs;
+    let acted = false;
     try {
       // As the kubelet: never act on a status PLEG could not read (an empty one would recreate running pods).
       if (error && w.phase === 'syncing') throw new Error(`pod status unavailable: ${error.message}`);
       if (w.phase === 'syncing' && w.pod) {
+        acted = true; // until the sync says otherwise: one that throws may have changed the runtime
         const r = await this.deps.handlers.syncPod(u.updateType, w.pod, status);
+        acted = r.acted ?? false;
         if (r.requeueAfterMs !== undefined) requeue = r.requeueAfterMs;
         if (r.terminal && (w.phase as WorkerPhase) === 'syncing') w.phase = 'terminating';
       }
@@ -176,7 +195,21 @@ export class PodWorkers {
       requeue = this.config.backOffPeriodMs;
     }
     w.lastSyncTime = this.deps.clock.now();
+    w.needsPodStatus = acted;
+    if (acted && w.pod) void this.refreshAfterSync(w, w.pod);
     if (requeue !== undefined && w.phase !== 'finished') this.queue.set(w.uid, this.deps.clock.now() + requeue);
     else this.queue.delete(w.uid);
+  }
+
+  /** The fresh read after an acting sync: begun once the clock has moved past the sync's end, so it is newer. */
+  private async refreshAfterSync(w: WorkerState, pod: V1Pod): Promise<void> {
+    const syncedAt = w.lastSyncTime;
+    if (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
+    if (w.lastSyncTime !== syncedAt || w.phase === 'finished') return;
+    try {
+      await this.deps.refresh(w.uid, pod);
+    } catch (err) {
+      this.deps.logger.warn('Failed to refresh the pod status after a sync', { podUid: w.uid, err: String(err) });
+    }
   }
 }
