@@ -1,7 +1,8 @@
 /**
  * Authentication and authorization for the kubelet port, with the kubelet's meanings: a client certificate that
- * verifies against the client CA authenticates (user = CN, groups = O); no certificate is system:anonymous when
- * anonymous auth is on, else 401; then every request is authorized as nodes/<subresource> with a verb.
+ * verifies against the client CA authenticates (user = CN, groups = O); else a bearer token (the console token,
+ * then TokenReview); nothing presented is system:anonymous when anonymous auth is on, else 401; a certificate or
+ * token that fails is 401. Then every request is authorized as nodes/<subresource> with a verb.
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -109,11 +110,12 @@ export type RequestGuard = ReturnType<typeof createRequestGuard>;
 /**
  * x509 first; then a bearer token (the console token, then the TokenReview webhook) when a token authenticator is
  * configured; then anonymous (if allowed). A certificate or bearer token that fails is 401, never anonymous (the
- * apiserver library's "fail on error" union, which the kubelet uses).
+ * kubelet's delegating authenticator: a union of x509 and token, wrapped "fail on error" around anonymous).
  */
 async function authenticateRequest(req: IncomingMessage, o: GuardOptions): Promise<AuthnResult> {
   const x509 = authenticate(req, false);
-  if (x509.ok || x509.message !== 'no client certificate') return x509;
+  if (x509.ok) return x509;
+  const certFailed = x509.message !== 'no client certificate';
   const bearer = /^bearer(?:\s+(.*))?$/is.exec(req.headers.authorization ?? '');
   if (bearer && (o.consoleToken || o.tokens)) {
     const token = (bearer[1] ?? '').trim();
@@ -124,5 +126,5 @@ async function authenticateRequest(req: IncomingMessage, o: GuardOptions): Promi
     if (r.ok) return { ok: true, user: { name: r.user.name, groups: [...r.user.groups.filter((g) => g !== 'system:authenticated'), 'system:authenticated'] } };
     return { ok: false, reason: 'Unauthorized', message: r.message };
   }
-  return authenticate(req, o.anonymousAuth);
+  return certFailed ? x509 : authenticate(req, o.anonymousAuth);
 }

@@ -112,9 +112,15 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     const target = parseRequestTarget(req.url);
     if (!target.ok) return rejectUpgrade(socket, 400, target.message);
     const path = target.url.pathname;
-    if (!isStreamPath(path)) return rejectUpgrade(socket, 404, '404 page not found');
-    if (!o.cri) return rejectUpgrade(socket, 501, 'streaming is not available: no CRI streaming client');
-    handleStreamUpgrade(req, socket, head, { kubelet: o.kubelet, cri: o.cri, guard, logger: o.logger }).catch((err: unknown) => {
+    // The auth filter runs first, as in front of every kubelet path.
+    const serve = async () => {
+      const g = await guard(req);
+      if (!g.ok) return rejectUpgrade(socket, g.status, g.message);
+      if (!isStreamPath(path)) return rejectUpgrade(socket, 404, '404 page not found');
+      if (!o.cri) return rejectUpgrade(socket, 501, 'streaming is not available: no CRI streaming client');
+      return handleStreamUpgrade(req, socket, head, target.url, { kubelet: o.kubelet, cri: o.cri, logger: o.logger });
+    };
+    serve().catch((err: unknown) => {
       o.logger.error('stream upgrade failed', { path, err: (err as Error).message });
       rejectUpgrade(socket, 500, 'Internal Server Error');
     });

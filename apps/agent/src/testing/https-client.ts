@@ -15,10 +15,10 @@ export interface SimpleResponse {
   body: string;
 }
 
-export function doRequest(url: string, tls: TlsClientOptions = {}, method = 'GET', body?: string): Promise<SimpleResponse> {
+export function doRequest(url: string, tls: TlsClientOptions = {}, method = 'GET', body?: string, headers: Record<string, string> = {}): Promise<SimpleResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method, ...tls, agent: false }, (res) => {
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method, headers, ...tls, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
@@ -27,6 +27,30 @@ export function doRequest(url: string, tls: TlsClientOptions = {}, method = 'GET
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/**
+ * Sends a WebSocket upgrade request (GET, Upgrade: websocket) and resolves with the answer's status: 101 when the
+ * server switched protocols (the socket is then closed), else the error status and body.
+ */
+export function upgradeRequest(url: string, tls: TlsClientOptions = {}, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const upgrade = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers };
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { headers: upgrade, ...tls, agent: false });
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve({ status: 101, body: '' });
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 

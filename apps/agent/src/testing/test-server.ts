@@ -2,7 +2,8 @@
 // agent's routers and streams. Also the typed tRPC client those tests use.
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { createAuthorizer, type Authorizer, type BearerAuthenticator } from '../servers/auth.ts';
+import { createAuthorizer, type Authorizer, type BearerAuthenticator, type GuardOptions } from '../servers/auth.ts';
+import type { HttpLimits } from '../servers/limits.ts';
 import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import type { AppRouter } from '../trpc/router.ts';
 import type { FakeKubelet } from './fake-kubelet.ts';
@@ -25,6 +26,9 @@ export interface TestServerOptions {
   /** Bearer tokens (default: none accepted); authorizer (default AlwaysAllow). */
   tokens?: BearerAuthenticator;
   authorizer?: Authorizer;
+  /** The console token matcher (auth/console-token.ts); connection limits (default the agent's). */
+  consoleToken?: GuardOptions['consoleToken'];
+  limits?: HttpLimits;
 }
 
 export async function startTestServer(kubelet: FakeKubelet, opts: TestServerOptions = {}): Promise<TestServer> {
@@ -34,6 +38,8 @@ export async function startTestServer(kubelet: FakeKubelet, opts: TestServerOpti
     logger: nullLogger,
     authorizer: opts.authorizer ?? createAuthorizer('AlwaysAllow'),
     ...(opts.tokens ? { tokens: opts.tokens } : {}),
+    ...(opts.consoleToken ? { consoleToken: opts.consoleToken } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
     nodeName: 'fake-node',
     anonymousAuth: opts.anonymousAuth ?? false,
     tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },

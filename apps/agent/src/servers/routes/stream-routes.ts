@@ -64,15 +64,11 @@ function runningContainerId(pod: V1Pod, name: string): string | undefined {
 export interface StreamUpgradeDeps {
   kubelet: KubeletApi;
   cri: CriStreams;
-  guard: (req: IncomingMessage) => Promise<{ ok: true } | { ok: false; status: number; message: string }>;
   logger: Logger;
 }
 
-/** Serve one upgrade on a stream path: auth, resolve, proxy; every failure answers the client with a status. */
-export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, deps: StreamUpgradeDeps): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const g = await deps.guard(req);
-  if (!g.ok) return rejectUpgrade(socket, g.status, g.message);
+/** Serve one (authorized) upgrade on a stream path: resolve, proxy; every failure answers the client with a status. */
+export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, deps: StreamUpgradeDeps): Promise<void> {
   const p = parseStreamPath(url.pathname);
   if (!p) return rejectUpgrade(socket, 404, '404 page not found');
   const r = await resolveStream(p, url.searchParams, deps.kubelet, deps.cri);
