@@ -1,11 +1,12 @@
 // The runtimes the conformance suite runs against: the embedded runtime (spawned by the agent) and a private
 // real containerd from scripts/containerd-up.sh (root only). A missing containerd is a failure that names what
 // to install, never a skip.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../e2e/harness.ts';
+import { killContainerd, startContainerd } from '../../apps/agent/src/testing/containerd-daemon.ts';
 
 export type RuntimeName = 'embedded' | 'containerd';
 
@@ -79,30 +80,13 @@ export async function containerdRuntime(): Promise<ConformanceRuntime> {
     r.stdout.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   ) as Record<string, string>;
   const endpoint = env.ENDPOINT ?? '';
-  const sock = endpoint.replace(/^unix:\/\//, '');
-  const pidFile = join(state, 'containerd.pid');
   return {
     name: 'containerd',
     image: 'localhost/busybox:latest',
     endpoint,
     ...(env.REGISTRY ? { registry: env.REGISTRY } : {}),
-    stopDaemon() {
-      const pid = Number(readFileSync(pidFile, 'utf8').trim());
-      process.kill(pid, 'SIGKILL');
-    },
-    async startDaemon() {
-      const { spawn } = await import('node:child_process');
-      const { openSync } = await import('node:fs');
-      const out = openSync(join(state, 'containerd.log'), 'a');
-      const c = spawn('containerd', ['--config', join(state, 'config.toml')], { stdio: ['ignore', out, out], detached: true });
-      c.unref();
-      execFileSync('bash', ['-c', `echo ${c.pid} > ${pidFile}`]);
-      for (let i = 0; i < 100; i++) {
-        if (existsSync(sock) && spawnSync('ctr', ['--address', sock, 'version']).status === 0) return;
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      throw new Error('containerd did not come back');
-    },
+    stopDaemon: () => killContainerd(state),
+    startDaemon: () => startContainerd(state),
     async down() {
       spawnSync('bash', [join(repoRoot, 'scripts/containerd-down.sh'), state]);
     },

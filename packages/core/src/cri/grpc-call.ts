@@ -29,7 +29,10 @@ function method<F>(client: grpc.Client, rpc: string): F {
 const cancelled = (rpc: string, endpoint: string, why: string) =>
   new CriError('CANCELLED', `CRI ${rpc} to ${endpoint} ${why}`, { op: rpc, endpoint });
 
-/** A unary call; `timeoutMs` null means no deadline. Fails fast when the runtime is absent. */
+/**
+ * A unary call; `timeoutMs` null means no deadline. Fails fast when the runtime is absent, unless
+ * `waitForReady`: then it waits for the channel to (re)connect until the deadline.
+ */
 export function unaryCall<Res>(
   ctx: CallContext,
   client: grpc.Client,
@@ -37,12 +40,13 @@ export function unaryCall<Res>(
   req: unknown,
   timeoutMs: number | null,
   signal?: AbortSignal,
+  waitForReady = false,
 ): Promise<Res> {
   return new Promise<Res>((resolve, reject) => {
     if (ctx.isClosed()) return reject(cancelled(rpc, ctx.endpoint, 'failed: the client is closed'));
     if (signal?.aborted) return reject(cancelled(rpc, ctx.endpoint, 'was cancelled by the caller'));
     const callOpts: grpc.CallOptions = timeoutMs == null ? {} : { deadline: ctx.clock.now() + timeoutMs };
-    const md = new grpc.Metadata({ waitForReady: false });
+    const md = new grpc.Metadata({ waitForReady });
     const onAbort = () => call.cancel();
     const call = method<UnaryFn>(client, rpc)(req ?? {}, md, callOpts, (err, res) => {
       signal?.removeEventListener('abort', onAbort);

@@ -83,6 +83,11 @@ export type CriErrorCode =
 export interface CriCallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Wait (up to the deadline) for the connection instead of failing at once while the runtime is unreachable:
+   * the call goes through as soon as the channel reconnects (readiness checks use it with a short deadline).
+   */
+  waitForReady?: boolean;
 }
 
 export interface CriEventsOptions {

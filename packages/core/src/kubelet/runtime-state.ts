@@ -1,8 +1,11 @@
 /**
- * Runtime readiness (the kubelet's runtimeState + updateRuntimeUp): polls CRI Version and Status, retries with
- * back-off (1 s doubling to 30 s) while the runtime is unreachable, and publishes a `runtime` bus event on
- * every change of readiness or message.
+ * Runtime readiness (the kubelet's runtimeState + updateRuntimeUp): polls CRI Version and Status every period
+ * while ready. While the runtime is unreachable, a fail-fast Version names the problem, then a Version that
+ * waits (wait-for-ready, `waitMs` deadline) for the channel to reconnect, so readiness comes back as soon as the
+ * runtime serves again; retries start at retryInitialMs and double up to retryMaxMs. Publishes a `runtime` bus
+ * event on every change of readiness or message.
  */
+import type { VersionResponse__Output } from '../cri/proto-types.ts';
 import type { CriClient } from '../cri/types.ts';
 import { isCriError } from '../cri/types.ts';
 import type { EventBus } from '../events/types.ts';
@@ -21,9 +24,11 @@ export interface RuntimeStateConfig {
   periodMs: number;
   retryInitialMs: number;
   retryMaxMs: number;
+  /** While unreachable: how long one check waits for the connection to come back. */
+  waitMs: number;
 }
 
-export const DEFAULT_RUNTIME_STATE_CONFIG: RuntimeStateConfig = { periodMs: 5_000, retryInitialMs: 1_000, retryMaxMs: 30_000 };
+export const DEFAULT_RUNTIME_STATE_CONFIG: RuntimeStateConfig = { periodMs: 5_000, retryInitialMs: 100, retryMaxMs: 1_000, waitMs: 1_000 };
 
 export class RuntimeState {
   ready = false;
@@ -35,12 +40,16 @@ export class RuntimeState {
   private running = false;
   private retryMs: number;
   private checking: Promise<void> | undefined;
+  private readonly config: RuntimeStateConfig;
+  /** The last check waited waitMs for a connection that did not come. */
+  private waited = false;
 
   constructor(
     private readonly deps: { cri: Pick<CriClient, 'version' | 'status' | 'endpoint'>; clock: Clock; logger: Logger; bus?: EventBus },
-    private readonly config: RuntimeStateConfig = DEFAULT_RUNTIME_STATE_CONFIG,
+    config: Partial<RuntimeStateConfig> = {},
   ) {
-    this.retryMs = config.retryInitialMs;
+    this.config = { ...DEFAULT_RUNTIME_STATE_CONFIG, ...config };
+    this.retryMs = this.config.retryInitialMs;
   }
 
   start(): void {
@@ -68,6 +77,9 @@ export class RuntimeState {
         if (this.ready) {
           this.retryMs = this.config.retryInitialMs;
           this.schedule(this.config.periodMs);
+        } else if (this.waited) {
+          // The check itself waited for the connection: look again at once, so one is always waiting.
+          this.schedule(0);
         } else {
           const wait = this.retryMs;
           this.retryMs = Math.min(this.retryMs * 2, this.config.retryMaxMs);
@@ -79,8 +91,9 @@ export class RuntimeState {
 
   private async doCheck(): Promise<void> {
     const endpoint = this.deps.cri.endpoint;
+    this.waited = false;
     try {
-      const v = await this.deps.cri.version({ version: '0.1.0' });
+      const v = await this.reach();
       this.info = { name: v.runtimeName, version: v.runtimeVersion, apiVersion: v.runtimeApiVersion, endpoint };
       const st = await this.deps.cri.status({});
       const conds = st.status?.conditions ?? [];
@@ -93,7 +106,25 @@ export class RuntimeState {
       // A network that is not ready does not stop host-network pods; report it but stay ready.
       return this.set(true, `container runtime network not ready: NetworkReady=false reason:${net?.reason ?? ''} message:${net?.message ?? ''}`);
     } catch (err) {
-      this.set(false, downMessage(endpoint, err));
+      // A wait that timed out says nothing new: keep the fail-fast call's diagnosis.
+      if (err instanceof Waited) this.waited = true;
+      else this.set(false, downMessage(endpoint, err));
+    }
+  }
+
+  /** CRI Version; while not ready, after a fail-fast UNAVAILABLE, waits up to waitMs for the reconnection. */
+  private async reach(): Promise<VersionResponse__Output> {
+    const cri = this.deps.cri;
+    try {
+      return await cri.version({ version: '0.1.0' });
+    } catch (err) {
+      if (this.ready || !isCriError(err) || err.code !== 'UNAVAILABLE') throw err;
+      this.set(false, downMessage(cri.endpoint, err));
+    }
+    try {
+      return await cri.version({ version: '0.1.0' }, { waitForReady: true, timeoutMs: this.config.waitMs });
+    } catch (err) {
+      throw isCriError(err) && err.code === 'DEADLINE_EXCEEDED' ? new Waited() : err;
     }
   }
 
@@ -105,6 +136,8 @@ export class RuntimeState {
     this.deps.bus?.publish({ type: 'runtime', ready, message: message || 'container runtime is ready' });
   }
 }
+
+class Waited extends Error {}
 
 function downMessage(endpoint: string, err: unknown): string {
   const text = isCriError(err) ? err.details || err.message : err instanceof Error ? err.message : String(err);
