@@ -5,49 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '../util/clock.ts';
 import { FileSource } from './file-source.ts';
-import { nodeManifestFs, type ManifestFs } from './manifest-fs.ts';
-import type { PodUpdate, SourceError } from './types.ts';
+import { manifest, setupManifestDir } from './testing/manifest-dir.ts';
+import type { PodUpdate } from './types.ts';
 
-const manifest = (name: string, image = 'nodelet.local/host:latest', namespace?: string) => `apiVersion: v1
-kind: Pod
-metadata:
-  name: ${name}
-${namespace ? `  namespace: ${namespace}\n` : ''}spec:
-  containers:
-  - name: app
-    image: ${image}
-`;
-
-/** Real fs, but watch events are fired by the test. */
-function controlledFs() {
-  const watchers = new Set<() => void>();
-  const fs: ManifestFs = {
-    ...nodeManifestFs,
-    watch(_path, onEvent) {
-      watchers.add(onEvent);
-      return { close: () => watchers.delete(onEvent) };
-    },
-  };
-  return { fs, fire: () => [...watchers].forEach((w) => w()), watchers };
-}
-
-async function setup(t: { after(fn: () => Promise<void>): void }) {
-  const dir = await mkdtemp(join(tmpdir(), 'nodelet-manifests-'));
-  const clock = new FakeClock();
-  const updates: PodUpdate[] = [];
-  const errors: SourceError[] = [];
-  const ctl = controlledFs();
-  const src = new FileSource(
-    { clock, fs: ctl.fs, onUpdate: (u) => updates.push(u), onError: (e) => errors.push(e) },
-    { path: dir, nodeName: 'node1' },
-  );
-  t.after(async () => {
-    await src.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
-  const names = () => updates.at(-1)?.pods.map((p) => p.metadata?.name) ?? [];
-  return { dir, clock, updates, errors, ctl, src, names };
-}
+const setup = setupManifestDir;
 
 test('initial scan: yaml/yml/json files, hidden and other files ignored, sorted', async (t) => {
   const s = await setup(t);

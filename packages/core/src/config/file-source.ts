@@ -1,14 +1,17 @@
 /**
  * The static pod manifest source (staticPodPath / --pod-manifest-path): a directory (or one file) of pod
  * manifests, one pod per *.yaml/*.yml/*.json file, hidden files ignored. Watched (fs.watch) and rescanned every
- * fileCheckFrequency (20 s). A broken file yields no pod and one onError report (until it changes); two
- * manifests with the same namespace/name → the later file (by name) is refused.
+ * fileCheckFrequency (20 s). Each file is read, decoded and validated on its own: a broken file yields no pod
+ * and one onError report (until it changes) while every other file keeps syncing; two manifests with the same
+ * namespace/name → the later file (by name) is refused. As the kubelet (pkg/kubelet/config/file.go), entries
+ * are stat'ed through symlinks: a link to a manifest is read, a dangling link, a directory (or a link to one)
+ * or a special file is skipped with a log line.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { basename, extname, join } from 'node:path';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
-import { canonicalJson } from '../util/hash.ts';
+import { canonicalJson, md5Hex } from '../util/hash.ts';
 import { podFullName } from '../api/pod-helpers.ts';
 import { decodeSinglePod, type DecodeResult } from './decode.ts';
 import { nodeManifestFs, type ManifestFs } from './manifest-fs.ts';
@@ -38,8 +41,11 @@ export class FileSource implements PodSource {
   private scanning: Promise<void> | undefined;
   private dirty = false;
   private lastEmitted: string | undefined;
-  private readonly parsed = new Map<string, { content: string; result: DecodeResult }>();
+  /** Per file: a hash of the content last decoded and its result. */
+  private readonly parsed = new Map<string, { hash: string; result: DecodeResult }>();
   private readonly reported = new Map<string, string>();
+  /** Directory entries skipped at the last scan (dangling links, directories...), logged once each. */
+  private skipped = new Map<string, string>();
   private owners = new Map<string, string>();
 
   constructor(
@@ -101,14 +107,9 @@ export class FileSource implements PodSource {
       this.report(path, 'path does not exist, ignoring');
     } else {
       this.clearReport(path);
-      if (st.isDirectory) {
-        const ents = await this.fs.readdir(path);
-        files = ents
-          .filter((e) => e.isFile && !e.name.startsWith('.') && MANIFEST_EXT.has(extname(e.name).toLowerCase()))
-          .map((e) => e.name)
-          .sort()
-          .map((n) => join(path, n));
-      } else if (st.isFile) files = [path];
+      if (st.isDirectory) files = await this.listDir(path);
+      else if (st.isFile) files = [path];
+      else this.report(path, 'path is not a directory or file');
       this.ensureWatcher();
     }
     const pods = await this.collect(files);
@@ -116,6 +117,35 @@ export class FileSource implements PodSource {
     if (key === this.lastEmitted || !this.started) return;
     this.lastEmitted = key;
     this.deps.onUpdate({ op: 'SET', pods, source: 'file' });
+  }
+
+  /** The manifest files of `dir`, sorted, each stat'ed through symlinks; what cannot be read is logged. */
+  private async listDir(dir: string): Promise<string[]> {
+    const names = (await this.fs.readdir(dir))
+      .map((e) => e.name)
+      .filter((n) => !n.startsWith('.') && MANIFEST_EXT.has(extname(n).toLowerCase()))
+      .sort();
+    const files: string[] = [];
+    const skipped = new Map<string, string>();
+    for (const name of names) {
+      const file = join(dir, name);
+      let st: Awaited<ReturnType<ManifestFs['stat']>>;
+      try {
+        st = await this.fs.stat(file);
+      } catch (err) {
+        skipped.set(file, `Could not get metadata: ${(err as Error)?.message ?? String(err)}`);
+        continue;
+      }
+      if (!st) skipped.set(file, 'Could not get metadata: no such file or directory (dangling symlink?)');
+      else if (st.isDirectory) skipped.set(file, 'Provided manifest path is a directory, not recursing into manifest path');
+      else if (st.isFile) files.push(file);
+      else skipped.set(file, 'Manifest path is not a directory or file');
+    }
+    for (const [file, message] of skipped) {
+      if (this.skipped.get(file) !== message) this.deps.logger?.warn(message, { path: file });
+    }
+    this.skipped = skipped;
+    return files;
   }
 
   /**
@@ -144,22 +174,31 @@ export class FileSource implements PodSource {
       pods.push(d.pod);
     }
     this.owners = owners;
-    for (const f of [...this.parsed.keys()]) if (!files.includes(f)) this.parsed.delete(f);
-    for (const f of [...this.reported.keys()]) if (f !== this.config.path && !files.includes(f)) this.reported.delete(f);
+    const present = new Set(files);
+    for (const f of [...this.parsed.keys()]) if (!present.has(f)) this.parsed.delete(f);
+    for (const f of [...this.reported.keys()]) if (f !== this.config.path && !present.has(f)) this.reported.delete(f);
     return pods;
   }
 
+  /** Reads and decodes one file; undefined when it vanished. Never throws: any failure is this file's error. */
   private async decode(file: string): Promise<DecodeResult | undefined> {
     let content: string;
     try {
       content = await this.fs.readFile(file);
-    } catch {
-      return undefined; // removed between readdir and read
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return undefined; // removed between readdir and read
+      return { ok: false, message: `could not read manifest file: ${(err as Error)?.message ?? String(err)}` };
     }
+    const hash = md5Hex(content);
     const prev = this.parsed.get(file);
-    if (prev && prev.content === content) return prev.result;
-    const result = decodeSinglePod(content, { kind: 'file', id: file, nodeName: this.config.nodeName });
-    this.parsed.set(file, { content, result });
+    if (prev && prev.hash === hash) return prev.result;
+    let result: DecodeResult;
+    try {
+      result = decodeSinglePod(content, { kind: 'file', id: file, nodeName: this.config.nodeName });
+    } catch (err) {
+      result = { ok: false, message: `could not decode manifest file: ${(err as Error)?.message ?? String(err)}` };
+    }
+    this.parsed.set(file, { hash, result });
     return result;
   }
 
@@ -168,7 +207,11 @@ export class FileSource implements PodSource {
     this.reported.set(file, message);
     this.deps.logger?.warn('could not process manifest file', { path: file, error: message });
     const err = { source: 'file' as const, file, message };
-    this.deps.onError?.(pod ? { ...err, pod: { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '' } } : err);
+    try {
+      this.deps.onError?.(pod ? { ...err, pod: { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '' } } : err);
+    } catch (e) {
+      this.deps.logger?.error('source error listener threw', { path: file, error: String(e) });
+    }
   }
 
   private clearReport(file: string): void {

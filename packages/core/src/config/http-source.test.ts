@@ -122,3 +122,30 @@ test('a throwing onUpdate does not escape the poll', async (t) => {
   await src.start();
   assert.equal(s.state.requests, 1);
 });
+
+test('a PodList or multi-document body: each pod on its own; good ones sync, each bad one is reported once', async (t) => {
+  const s = await setup(t);
+  const good = (name: string) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+  s.state.body = JSON.stringify({ apiVersion: 'v1', kind: 'PodList', items: [good('a'), { metadata: { name: 'b' }, spec: { containers: 'notalist' } }, 7, good('c')] });
+  await s.src.start();
+  assert.deepEqual(s.updates.at(-1)?.pods.map((p) => p.metadata?.name), ['a-node1', 'c-node1']);
+  assert.deepEqual(s.errors.map((e) => e.message), [
+    `${s.url}: items[1]: invalid pod: [spec.containers: Invalid value: "string": spec.containers in body must be of type array: "string"]`,
+    `${s.url}: items[2]: couldn't parse as pod(expected a YAML/JSON object), please check config file`,
+  ]);
+  await s.poll();
+  assert.equal(s.errors.length, 2, 'not re-reported while unchanged');
+  s.state.body = `${POD}---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec: {containers: [{name: c, image: x, ports: abc}]}\n---\n${POD.replace('web', 'other')}`;
+  await s.poll();
+  assert.deepEqual(s.updates.at(-1)?.pods.map((p) => p.metadata?.name), ['web-node1', 'other-node1']);
+  assert.equal(s.errors.at(-1)?.message, `${s.url}: document 2: invalid pod: [spec.containers[0].ports: Invalid value: "string": spec.containers[0].ports in body must be of type array: "string"]`);
+});
+
+test('a single-pod body with a wrong type is a failure of the body: the last good set is kept', async (t) => {
+  const s = await setup(t);
+  await s.src.start();
+  s.state.body = 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: "notalist"}\n';
+  await s.poll();
+  assert.equal(s.updates.length, 1);
+  assert.match(s.errors[0]?.message ?? '', /couldn't parse as single pod or list of pods \(invalid pod: \[spec\.containers: Invalid value: "string"/);
+});

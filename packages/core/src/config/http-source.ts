@@ -1,7 +1,8 @@
 /**
  * The manifest URL source (staticPodURL / --manifest-url): polled every httpCheckFrequency (20 s); the body is
- * one pod or a v1 PodList, YAML or JSON. On any failure the error is reported (once until it changes) and the
- * last good set is kept.
+ * one pod, a v1 PodList or several YAML documents, YAML or JSON. When the fetch or the whole body fails the
+ * error is reported (once until it changes) and the last good set is kept. In a list each pod is validated on
+ * its own: the good ones are synced and each bad one is reported (once while it stays bad).
  */
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -41,6 +42,7 @@ export class HttpSource implements PodSource {
   private polling: Promise<void> | undefined;
   private lastEmitted: string | undefined;
   private lastError: string | undefined;
+  private itemErrors = new Set<string>();
   private abort = new AbortController();
 
   constructor(
@@ -87,6 +89,9 @@ export class HttpSource implements PodSource {
       return this.fail(`${url}: received '${truncate(body.text)}', but couldn't parse as single pod or list of pods (${r.message})`);
     }
     this.lastError = undefined;
+    const itemErrors = new Set(r.errors);
+    for (const e of itemErrors) if (!this.itemErrors.has(e)) this.report(`${url}: ${e}`);
+    this.itemErrors = itemErrors;
     const key = canonicalJson(r.pods);
     if (key === this.lastEmitted) return;
     this.lastEmitted = key;
@@ -118,8 +123,17 @@ export class HttpSource implements PodSource {
   private fail(message: string): void {
     if (this.lastError === message) return;
     this.lastError = message;
+    this.itemErrors.clear();
+    this.report(message);
+  }
+
+  private report(message: string): void {
     this.deps.logger?.warn('failed to read pods from URL', { url: this.config.url, error: message });
-    this.deps.onError?.({ source: 'http', file: this.config.url, message });
+    try {
+      this.deps.onError?.({ source: 'http', file: this.config.url, message });
+    } catch (err) {
+      this.deps.logger?.error('source error listener threw', { url: this.config.url, error: String(err) });
+    }
   }
 }
 

@@ -1,10 +1,12 @@
 /** The file system calls the file source needs, injectable so tests control watch events. */
-import { promises as fsp, watch as fsWatch } from 'node:fs';
+import { constants, promises as fsp, watch as fsWatch } from 'node:fs';
 
 export interface ManifestFs {
-  /** undefined when the path does not exist. */
+  /** Follows symlinks (as os.Stat); undefined when the path, or a link's target, does not exist. */
   stat(path: string): Promise<{ isDirectory: boolean; isFile: boolean } | undefined>;
+  /** The entries of dir (isFile: a regular file itself, not a link; the file source stats each entry anyway). */
   readdir(dir: string): Promise<Array<{ name: string; isFile: boolean }>>;
+  /** The content of a regular file (through symlinks); rejects for anything else (a FIFO never blocks it). */
   readFile(path: string): Promise<string>;
   /** Calls onEvent on any change under path (non-recursive). */
   watch(path: string, onEvent: () => void, onError: (err: unknown) => void): { close(): void };
@@ -24,7 +26,17 @@ export const nodeManifestFs: ManifestFs = {
     const ents = await fsp.readdir(dir, { withFileTypes: true });
     return ents.map((e) => ({ name: e.name, isFile: e.isFile() }));
   },
-  readFile: (path) => fsp.readFile(path, 'utf8'),
+  async readFile(path) {
+    // O_NONBLOCK: a FIFO swapped in after the stat opens at once and is refused below instead of blocking.
+    const fh = await fsp.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: 'EINVAL' });
+      return await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
+  },
   watch(path, onEvent, onError) {
     const w = fsWatch(path, { persistent: false }, () => onEvent());
     w.on('error', onError);

@@ -1,30 +1,15 @@
 /**
  * Pod validation with the API server's messages (field path: error), for the fields the kubelet depends on.
- * Returns the list of errors; empty when valid.
+ * Takes any value: the structural type check runs first (wrong types are field errors, never exceptions),
+ * then the semantic checks on the typed copy. Returns the list of errors; empty when valid.
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { validateProbe } from '../prober/validation.ts';
 import { tryParseQuantity } from '../util/quantity.ts';
+import { quote, validateDnsLabel, validatePodMeta } from './meta-validation.ts';
+import { checkTypes } from './type-check.ts';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-const LABEL_MSG =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const SUBDOMAIN_MSG =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-
-const q = (v: unknown) => JSON.stringify(v);
-
-export function validateDnsLabel(path: string, v: string): string[] {
-  if (v.length > 63) return [`${path}: Invalid value: ${q(v)}: must be no more than 63 characters`];
-  return DNS1123_LABEL.test(v) ? [] : [`${path}: Invalid value: ${q(v)}: ${LABEL_MSG}`];
-}
-
-export function validateDnsSubdomain(path: string, v: string): string[] {
-  if (v.length > 253) return [`${path}: Invalid value: ${q(v)}: must be no more than 253 characters`];
-  return DNS1123_SUBDOMAIN.test(v) ? [] : [`${path}: Invalid value: ${q(v)}: ${SUBDOMAIN_MSG}`];
-}
+const q = quote;
 
 function validateResources(c: V1Container, path: string): string[] {
   const errs: string[] = [];
@@ -60,7 +45,7 @@ function validateContainer(c: V1Container, path: string, seen: Set<string>, init
   for (const [i, p] of (c.ports ?? []).entries()) {
     const pp = `${path}.ports[${i}]`;
     if (!Number.isInteger(p.containerPort) || p.containerPort < 1 || p.containerPort > 65535) {
-      errs.push(`${pp}.containerPort: Invalid value: ${p.containerPort}: must be between 1 and 65535, inclusive`);
+      errs.push(`${pp}.containerPort: Invalid value: ${p.containerPort ?? 0}: must be between 1 and 65535, inclusive`);
     }
     if (p.hostPort !== undefined && p.hostPort !== 0 && (p.hostPort < 1 || p.hostPort > 65535)) {
       errs.push(`${pp}.hostPort: Invalid value: ${p.hostPort}: must be between 1 and 65535, inclusive`);
@@ -84,13 +69,17 @@ function validateContainer(c: V1Container, path: string, seen: Set<string>, init
   return errs;
 }
 
-export function validatePod(pod: V1Pod): string[] {
-  const errs: string[] = [];
-  const name = pod.metadata?.name;
-  if (!name) errs.push('metadata.name: Required value: name or generateName is required');
-  else errs.push(...validateDnsSubdomain('metadata.name', name));
-  const ns = pod.metadata?.namespace;
-  if (ns !== undefined && ns !== '') errs.push(...validateDnsLabel('metadata.namespace', ns));
+/** Errors of a pod (any value: wrong types are reported, not thrown); empty when valid. */
+export function validatePod(input: unknown): string[] {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return ['<root>: Invalid value: must be an object'];
+  const typed = checkTypes<V1Pod>(input, 'V1Pod');
+  if (!typed.value) return typed.errors;
+  return validateTypedPod(typed.value);
+}
+
+/** Errors of a pod that passed the type check (checkTypes(…, "V1Pod")). */
+export function validateTypedPod(pod: V1Pod): string[] {
+  const errs = validatePodMeta(pod.metadata);
   const spec = pod.spec;
   if (!spec) return [...errs, 'spec: Required value'];
   const seen = new Set<string>();
