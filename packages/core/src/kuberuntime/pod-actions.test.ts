@@ -41,7 +41,8 @@ const cases: Case[] = [
   { name: 'Never: completed container, nothing left → kill pod', pod: pNever, status: podStatus(pNever, [sandbox('s1', 'ready')], [cstatus(app, 'exited', { exitCode: 1 })]), want: { killPod: true, createSandbox: false, containersToStart: [] } },
   { name: 'missing container started', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(side, 'running')]), want: { containersToStart: [0] } },
   { name: 'unknown container killed then restarted', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'unknown', { id: { type: 'fake', id: 'u1' } }), cstatus(side, 'running')]), want: { containersToStart: [0], kill: ['u1'] } },
-  { name: 'created container started again', pod: pNever, status: podStatus(pNever, [sandbox('s1', 'ready')], [cstatus(app, 'created')]), want: { containersToStart: [0] } },
+  // As the kubelet, a created (never started) container is started again, as a new attempt; first removed.
+  { name: 'created container removed, then started again', pod: pNever, status: podStatus(pNever, [sandbox('s1', 'ready')], [cstatus(app, 'created')]), want: { containersToStart: [0], kill: ['app-created-0'] } },
   { name: 'hash changed: kill and restart', pod: pChanged, status: podStatus(pChanged, [sandbox('s1', 'ready')], [cstatus(app, 'running', { id: { type: 'fake', id: 'old' } }), cstatus(side, 'running')]), want: { containersToStart: [0], kill: ['old'] } },
   { name: 'init: fresh sandbox starts the first init container', pod: pInit, status: podStatus(pInit, []), want: { createSandbox: true, nextInitContainerToStart: 0, containersToStart: [] } },
   { name: 'init: first done → second', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(init1, 'exited')]), want: { nextInitContainerToStart: 1, containersToStart: [] } },
@@ -50,6 +51,12 @@ const cases: Case[] = [
   { name: 'init: failed, Always → restart it', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(init1, 'exited', { exitCode: 2 })]), want: { killPod: false, nextInitContainerToStart: 0 } },
   { name: 'init: failed, Never → kill pod', pod: pInitNever, status: podStatus(pInitNever, [sandbox('s1', 'ready')], [cstatus(init1, 'exited', { exitCode: 2 })]), want: { killPod: true, nextInitContainerToStart: undefined } },
   { name: 'init: app already running → init done', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(app, 'running')]), want: { nextInitContainerToStart: undefined, containersToStart: [] } },
+  { name: 'init: created init container removed, then started again', pod: pInit, status: podStatus(pInit, [sandbox('s1', 'ready')], [cstatus(init2, 'created'), cstatus(init1, 'exited')]), want: { nextInitContainerToStart: 1, kill: ['init2-created-0'] } },
+  // Two instances of one container (left by an older agent): the newest is the container; the older is killed.
+  { name: 'duplicate: older running instance killed, newest kept', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'running', { restartCount: 1 }), cstatus(app, 'running'), cstatus(side, 'running')]), want: { killPod: false, containersToStart: [], kill: ['app-running-0'] } },
+  { name: 'duplicate: newest died, older still running: older killed before the restart', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'exited', { restartCount: 1, exitCode: 1 }), cstatus(app, 'running'), cstatus(side, 'running')]), want: { containersToStart: [0], kill: ['app-running-0'] } },
+  { name: 'duplicate: older never-started instance removed', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'running', { restartCount: 1 }), cstatus(app, 'created'), cstatus(side, 'running')]), want: { containersToStart: [], kill: ['app-created-0'] } },
+  { name: 'older exited instances are history, not duplicates', pod: pAlways, status: podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'running', { restartCount: 1 }), cstatus(app, 'exited'), cstatus(side, 'running')]), want: { containersToStart: [], kill: [] } },
 ];
 
 test('computePodActions', () => {
@@ -67,4 +74,14 @@ test('computePodActions: deleted pod does not restart exited containers', () => 
   const got = computePodActions(p, podStatus(p, [sandbox('s1', 'ready')], [cstatus(app, 'exited', { exitCode: 1 })]));
   assert.deepEqual(got.containersToStart, []);
   assert.equal(got.killPod, true);
+});
+
+test('computePodActions: never-started instances are removed, running duplicates stopped', () => {
+  const status = podStatus(pAlways, [sandbox('s1', 'ready')], [cstatus(app, 'created', { restartCount: 2 }), cstatus(app, 'running', { restartCount: 1 }), cstatus(side, 'running')]);
+  const got = computePodActions(pAlways, status);
+  assert.deepEqual(
+    got.containersToKill.map((k) => [k.id.id, k.reason, k.remove ?? false]),
+    [['app-running-1', 'Duplicate', false], ['app-created-2', 'NotStarted', true]],
+  );
+  assert.deepEqual(got.containersToStart, [0], 'attempt 3 once both are gone');
 });

@@ -1,6 +1,11 @@
 /**
  * computePodActions: the pure decision at the heart of the kubelet's kuberuntime manager — given the
  * desired pod and what the runtime reports, which sandbox/containers to kill and which to start.
+ *
+ * One instance per container name, as the kubelet assumes (restart count = newest instance's + 1): beyond the
+ * kubelet, an instance older than the newest one of its name that may still run is killed, and one created but
+ * never started is removed (before a new attempt is started), so two instances of a container never run side
+ * by side, whatever an older agent or a racing sync left behind.
  */
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { findContainerStatusByName, type ContainerStatus, type PodStatus } from '../container/types.ts';
@@ -88,6 +93,7 @@ export function computePodActions(pod: V1Pod, status: PodStatus): PodActions {
   const sb = podSandboxChanged(pod, status);
   const actions: PodActions = { ...emptyActions(), killPod: sb.changed, createSandbox: sb.changed, sandboxId: sb.sandboxId, attempt: sb.attempt };
   if (sb.changed) return sandboxActions(pod, status, actions);
+  killExtraInstances(pod, status, actions);
 
   const init = findNextInitContainerToRun(pod, status);
   if (!init.done) {
@@ -97,6 +103,9 @@ export function computePodActions(pod: V1Pod, status: PodStatus): PodActions {
         if (init.failed?.state === 'unknown') {
           actions.containersToKill.push({ id: init.failed.id, name: init.failed.name, message: 'Init container is in unknown state, try killing it before restart', reason: 'UnknownState' });
         }
+        const next = pod.spec?.initContainers?.[init.next];
+        const cs = next ? findContainerStatusByName(status, next.name) : undefined;
+        if (cs?.state === 'created') actions.containersToKill.push(notStartedRemoval(cs, next));
         actions.nextInitContainerToStart = init.next;
       }
     }
@@ -139,6 +148,7 @@ function appContainerActions(pod: V1Pod, status: PodStatus, actions: PodActions)
         if (cs?.state === 'unknown') {
           actions.containersToKill.push({ id: cs.id, name: c.name, container: c, message: 'Container is in unknown state, try killing it before restart', reason: 'UnknownState' });
         }
+        if (cs?.state === 'created') actions.containersToKill.push(notStartedRemoval(cs, c));
       }
       return;
     }
@@ -151,4 +161,32 @@ function appContainerActions(pod: V1Pod, status: PodStatus, actions: PodActions)
     keep++;
   });
   if (keep === 0 && actions.containersToStart.length === 0) actions.killPod = true;
+}
+
+/** The newest instance was created but never started: removed before the next attempt is created. */
+function notStartedRemoval(cs: ContainerStatus, c: V1Container | undefined): ContainerToKill {
+  const message = `Container ${cs.name} was created but never started, removing it before restart`;
+  return { id: cs.id, name: cs.name, ...(c ? { container: c } : {}), message, reason: 'NotStarted', remove: true };
+}
+
+/**
+ * Instances of a spec container older than its newest one (statuses are newest first) that run, may run
+ * (unknown) or may still be started (created): killed, or removed. The newest is the container the pod status
+ * shows and the restart count follows.
+ */
+function killExtraInstances(pod: V1Pod, status: PodStatus, actions: PodActions): void {
+  const specs = new Map([...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => [c.name, c]));
+  const newest = new Set<string>();
+  for (const cs of status.containerStatuses) {
+    const c = specs.get(cs.name);
+    if (!c) continue;
+    if (!newest.has(cs.name)) {
+      newest.add(cs.name);
+      continue;
+    }
+    if (cs.state === 'created') actions.containersToKill.push(notStartedRemoval(cs, c));
+    if (cs.state !== 'running' && cs.state !== 'unknown') continue;
+    const message = `Container ${cs.name} has a newer instance, killing the older one (restart count ${cs.restartCount})`;
+    actions.containersToKill.push({ id: cs.id, name: cs.name, container: c, message, reason: 'Duplicate' });
+  }
 }

@@ -4,7 +4,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { FakeClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
 import { FakeRuntime } from '../cri/testing/fake-runtime.ts';
-import type { ContainerConfig, PodSandboxConfig } from '../cri/types.ts';
+import { CriError, type ContainerConfig, type PodSandboxConfig } from '../cri/types.ts';
 import { KubeImageManager } from '../images/image-manager.ts';
 import { KubeRuntimeManager } from './runtime-manager.ts';
 import { runningPodFromStatus } from './runtime-status.ts';
@@ -169,4 +169,39 @@ test('downward API env: hostNetwork pods get the node IP as status.podIP; every 
     const got = Object.fromEntries((cc.envs ?? []).filter((e) => e.key === 'POD_IP' || e.key === 'HOST_IP').map((e) => [e.key, String(e.value)]));
     assert.deepEqual(got, row.want, `hostNetwork=${row.hostNetwork}`);
   }
+});
+
+const instancesOf = (cri: FakeRuntime, name: string) =>
+  [...cri.containers.values()].filter((c) => c.config.metadata?.name === name).map((c) => [c.config.metadata?.attempt ?? 0, c.state]);
+
+test('two running instances of a container (an older agent left them): the older is stopped, nothing started', async () => {
+  const { clock, cri, events, sync } = setup();
+  const pod = makePod({ name: 'dup' });
+  await sync(pod);
+  const first = cri.callsOf<{ podSandboxId: string; config: ContainerConfig; sandboxConfig: PodSandboxConfig }>('createContainer')[0]!;
+  await clock.step(1_000);
+  const annotations = { ...first.config.annotations, 'io.kubernetes.container.restartCount': '1' };
+  const extra = await cri.createContainer({ ...first, config: { ...first.config, metadata: { name: 'app', attempt: 1 }, annotations } });
+  await cri.startContainer({ containerId: extra.containerId });
+  cri.resetCalls();
+  const r = await sync(pod);
+  assert.equal(r.error, undefined);
+  assert.deepEqual(instancesOf(cri, 'app'), [[0, 'CONTAINER_EXITED'], [1, 'CONTAINER_RUNNING']]);
+  assert.deepEqual(cri.callsOf('createContainer'), []);
+  assert.ok(events.some((e) => e.startsWith('Killing: Container app has a newer instance')), events.join('\n'));
+});
+
+test('a created container is removed before its next attempt; while the runtime refuses (start in flight) none is made', async () => {
+  const { cri, sync } = setup();
+  const pod = makePod({ name: 'nostart' });
+  cri.failNext('startContainer');
+  assert.equal((await sync(pod)).error?.reason, 'RunContainerError');
+  assert.deepEqual(instancesOf(cri, 'app'), [[0, 'CONTAINER_CREATED']]);
+  // containerd refuses RemoveContainer while a start is in flight
+  cri.failNext('removeContainer', new CriError('UNKNOWN', 'container is in starting state, can\'t be removed'));
+  const refused = await sync(pod);
+  assert.equal(refused.error?.reason, 'KillContainerError');
+  assert.deepEqual(instancesOf(cri, 'app'), [[0, 'CONTAINER_CREATED']], 'no attempt 1 beside attempt 0');
+  assert.equal((await sync(pod)).error, undefined);
+  assert.deepEqual(instancesOf(cri, 'app'), [[1, 'CONTAINER_RUNNING']]);
 });

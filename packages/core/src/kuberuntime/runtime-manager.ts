@@ -18,7 +18,8 @@ import { generatePodSandboxConfig, podLogsDirectory } from './sandbox-config.ts'
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type StartDeps } from './start-container.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
-import type { EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
+import type { ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
+import { isNotFound } from '../cri/types.ts';
 import { removeDeadPods, type GcResult } from './gc.ts';
 import type { HookDeps } from '../lifecycle/hooks/types.ts';
 import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
@@ -119,7 +120,8 @@ export class KubeRuntimeManager implements Runtime {
       if (r.error) return { ...result, error: r.error };
     } else {
       for (const k of actions.containersToKill) {
-        if (!fail(await killContainer(this.killDeps(), pod, k.id, k.name, k.message))) return result;
+        const step = k.remove ? await this.removeNotStarted(k) : await killContainer(this.killDeps(), pod, k.id, k.name, k.message);
+        if (!fail(step)) return result;
       }
     }
     let sandboxId = actions.sandboxId;
@@ -201,6 +203,19 @@ export class KubeRuntimeManager implements Runtime {
     }
     this.backOff.next(key, dead.finishedAt);
     return undefined;
+  }
+
+  /** A container created but never started, removed before another attempt (refused while its start is in flight). */
+  private async removeNotStarted(k: ContainerToKill): Promise<SyncStepResult> {
+    const step: SyncStepResult = { action: 'KillContainer', target: k.name };
+    this.log.info(k.message, { containerId: k.id.id });
+    try {
+      await this.timed('remove_container', () => this.deps.cri.removeContainer({ containerId: k.id.id }));
+      return step;
+    } catch (err) {
+      if (isNotFound(err)) return step;
+      return { ...step, error: 'KillContainerError', message: `failed to remove container ${k.name} before its restart: ${errText(err)}` };
+    }
   }
 
   /** Keeps only the newest dead instance of a container (its lastState and previous log), as container GC would. */

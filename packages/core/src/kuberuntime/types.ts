@@ -3,7 +3,7 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { ContainerId } from '../container/types.ts';
 import type { BackoffConfig } from '../util/backoff.ts';
 
-export type KillReason = 'SpecChanged' | 'UnknownState' | 'PodTerminating' | 'Unhealthy';
+export type KillReason = 'SpecChanged' | 'UnknownState' | 'PodTerminating' | 'Unhealthy' | 'NotStarted' | 'Duplicate';
 
 export interface ContainerToKill {
   id: ContainerId;
@@ -12,6 +12,12 @@ export interface ContainerToKill {
   container?: V1Container;
   message: string;
   reason: KillReason;
+  /**
+   * Created but never started: RemoveContainer instead of a stop (a no-op on a created container). A runtime
+   * refuses while a start is still in flight (containerd: "container is in starting state"), so the sync
+   * stops there rather than start another attempt beside it.
+   */
+  remove?: boolean;
 }
 
 /** What syncPod must do, as the kubelet's podActions. */
