@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthorizationMode } from '../config/types.ts';
+import { requestUrl } from './http-util.ts';
 
 export interface UserInfo {
   name: string;
@@ -97,7 +98,7 @@ export function createRequestGuard(opts: GuardOptions) {
   return async (req: IncomingMessage): Promise<GuardResult> => {
     const authn = await authenticateRequest(req, opts);
     if (!authn.ok) return { ok: false, status: 401, message: 'Unauthorized' };
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = requestUrl(req).pathname;
     const attrs = requestAttributes(authn.user, req.method ?? 'GET', path, opts.nodeName);
     const decision = await opts.authorizer.authorize(attrs);
     if (!decision.allowed) return { ok: false, status: 403, message: forbiddenMessage(attrs) };

@@ -109,20 +109,23 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
   );
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if ((req.url ?? '').startsWith(`${SOCKET_PATH}/`)) return; // socket.io's own upgrade listener (engine.io matches the raw URL)
+    const reject = (status: number, message: string) => rejectUpgrade(socket, status, message, req.method === 'HEAD');
     const target = parseRequestTarget(req.url);
-    if (!target.ok) return rejectUpgrade(socket, 400, target.message);
+    if (!target.ok) return reject(400, target.message);
     const path = target.url.pathname;
     // The auth filter runs first, as in front of every kubelet path.
     const serve = async () => {
       const g = await guard(req);
-      if (!g.ok) return rejectUpgrade(socket, g.status, g.message);
-      if (!isStreamPath(path)) return rejectUpgrade(socket, 404, '404 page not found');
-      if (!o.cri) return rejectUpgrade(socket, 501, 'streaming is not available: no CRI streaming client');
+      if (!g.ok) return reject(g.status, g.message);
+      if (!isStreamPath(path)) return reject(404, '404 page not found');
+      // The stream routes take GET (WebSocket) and POST (SPDY).
+      if (req.method !== 'GET' && req.method !== 'POST') return reject(405, 'Method Not Allowed');
+      if (!o.cri) return reject(501, 'streaming is not available: no CRI streaming client');
       return handleStreamUpgrade(req, socket, head, target.url, { kubelet: o.kubelet, cri: o.cri, logger: o.logger });
     };
     serve().catch((err: unknown) => {
       o.logger.error('stream upgrade failed', { path, err: (err as Error).message });
-      rejectUpgrade(socket, 500, 'Internal Server Error');
+      reject(500, 'Internal Server Error');
     });
   });
   const sockets = attachSocketServer(server, { kubelet: o.kubelet, guard, logger: o.logger });

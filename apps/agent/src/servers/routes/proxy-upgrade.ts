@@ -18,9 +18,9 @@ export function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer,
   out.end();
 }
 
-/** Answer an upgrade request with a plain-text error and close. */
-export function rejectUpgrade(socket: Duplex, status: number, message: string): void {
+/** Answer an upgrade request with a plain-text error and close (no body when answering a HEAD request). */
+export function rejectUpgrade(socket: Duplex, status: number, message: string, bodyless = false): void {
   if (!socket.writable) return;
-  const body = `${message}\n`;
+  const body = bodyless ? '' : `${message}\n`;
   socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Error'}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
