@@ -11,6 +11,7 @@ import type { KubeletFactory, KubeletHandle } from './kubelet-factory.ts';
 import { runShutdown, type StepOutcome } from './lifecycle/shutdown.ts';
 import { ensurePki, type Pki } from './pki/ensure-pki.ts';
 import { ensureRuntime, probeEndpoint, type RuntimeLaunch } from './runtime-launcher.ts';
+import { superviseEmbeddedRuntime, type RuntimeSupervisor } from './runtime-supervisor.ts';
 import { buildAuth, httpLimits, loadConsoleToken } from './auth/build-auth.ts';
 import type { GuardOptions } from './servers/auth.ts';
 import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
@@ -48,6 +49,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   let stopping = false;
   let runtimeOk = true;
   let runtimeTimer: TimerHandle | undefined;
+  let supervisor: RuntimeSupervisor | undefined;
   let stopped: Promise<StepOutcome[]> | undefined;
 
   const health = (kubelet: KubeletApi) => (): HealthReport => {
@@ -71,6 +73,11 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     criStreams = criStreamsClient(runtime.endpoint);
     handle = await deps.createKubelet({ config, runtimeEndpoint: runtime.endpoint, logger: log, clock: deps.clock });
     const kubelet = handle.kubelet;
+    // The embedded runtime (ours to run): restarted whenever it dies, from now on.
+    if (!deps.launchRuntime && config.containerRuntimeEndpoint === undefined) {
+      supervisor = superviseEmbeddedRuntime(config.rootDir, { logger: log, clock: deps.clock, nodeName: config.nodeName, recorder: () => kubelet.recorder });
+      supervisor.start();
+    }
     await kubelet.start();
     log.info('kubelet started', { node: config.nodeName });
     await listenAll(kubelet, pki, health(kubelet), consoleToken);
@@ -130,7 +137,14 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   function stop(): Promise<StepOutcome[]> {
     stopped ??= runShutdown(
       [
-        { name: 'not-ready', timeoutMs: 1000, run: () => void (stopping = true) },
+        {
+          name: 'not-ready',
+          timeoutMs: 1000,
+          run: () => {
+            stopping = true;
+            supervisor?.stop();
+          },
+        },
         { name: 'stop-accepting', timeoutMs: 1000, run: () => [kubeletServer, ...plain].forEach((s) => s?.stopAccepting()) },
         { name: 'close-streams', timeoutMs: 2000, run: () => kubeletServer?.closeStreams() },
         { name: 'stop-kubelet', timeoutMs: 10_000, run: () => handle?.kubelet.stop() },

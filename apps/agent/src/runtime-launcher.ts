@@ -2,7 +2,8 @@
  * Finds the container runtime. With --container-runtime-endpoint the agent only probes it (an absent runtime is
  * logged; the kubelet keeps retrying and healthz reports it). Without, it uses the embedded runtime at
  * unix://<root-dir>/runtime/nodelet.sock and, if nothing answers there, spawns it detached (pid file, log file)
- * and waits for its socket. The embedded runtime outlives the agent.
+ * and waits for its socket. The embedded runtime outlives the agent; while the agent runs, runtime-supervisor.ts
+ * restarts it when it dies.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +85,8 @@ export async function ensureRuntime(rootDir: string, endpoint: string | undefine
   return spawnRuntime(paths, deps);
 }
 
-async function spawnRuntime(paths: RuntimePaths, deps: LauncherDeps): Promise<RuntimeLaunch> {
+/** Starts the embedded runtime detached (pid file, log file) and waits for its socket. */
+export async function spawnRuntime(paths: RuntimePaths, deps: LauncherDeps): Promise<RuntimeLaunch> {
   const log = deps.logger;
   mkdirSync(paths.dir, { recursive: true });
   if (existsSync(paths.socket)) rmSync(paths.socket, { force: true });
@@ -130,7 +132,7 @@ async function waitForSocket(paths: RuntimePaths, deps: LauncherDeps, stillHopin
   return stillHoping() && probeEndpoint(paths.endpoint, 500);
 }
 
-function readPid(file: string): number | undefined {
+export function readPid(file: string): number | undefined {
   try {
     const n = Number(readFileSync(file, 'utf8').trim());
     return Number.isInteger(n) && n > 0 ? n : undefined;

@@ -61,6 +61,9 @@ export const FailedValidation = 'FailedValidation';
 export const FailedPostStartHook = 'FailedPostStartHook';
 export const FailedPreStopHook = 'FailedPreStopHook';
 export const Evicted = 'Evicted';
+// Nodelet only (the kubelet does not supervise its runtime): the agent restarted its embedded runtime.
+export const ContainerRuntimeRestarted = 'ContainerRuntimeRestarted';
+export const ContainerRuntimeRestartFailed = 'ContainerRuntimeRestartFailed';
 
 // Container waiting / terminated reasons (statuses and sync results)
 export const ErrImagePull = 'ErrImagePull';

@@ -4,6 +4,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { EventBus } from '../events/types.ts';
+import type { EventRecorder } from '../events/recorder.ts';
 import type { ProbeWorkerInfo } from '../prober/types.ts';
 import type { EvictionApi, GcApi } from '../eviction/types.ts';
 import type { StatsApi } from './stats-api.ts';
@@ -96,6 +97,8 @@ export interface KubeletApi {
   healthz(): HealthReport;
   node(): NodeSummary;
   readonly events: EventBus;
+  /** Records Kubernetes events (bus, and the API server in API-server mode); absent in fakes. */
+  readonly recorder?: Pick<EventRecorder, 'event'>;
   /** Probes (absent in fakes that do not model them). */
   readonly probes?: ProbesApi;
   /** Eviction manager: pressure, thresholds, signal observations, history (absent in fakes). */
