@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { findBinary } from '../util/bins.ts';
 import { isAlive } from '../util/proc.ts';
 import { launch } from './launch.ts';
-import { HOST_PATH, PAUSE_SCRIPT } from './scripts.ts';
+import { PAUSE_SCRIPT } from './scripts.ts';
 
 const root = process.getuid?.() === 0;
 
@@ -12,8 +12,8 @@ test('sandbox holder: catatonit or the sh fallback, with its hostname, stopped b
   const cases: Array<[string, string]> = [['catatonit', findBinary('catatonit') ?? ''], ['sh loop', '']];
   for (const [name, pause] of cases) {
     if (name === 'catatonit' && !pause) continue;
-    const argv = [findBinary('unshare')!, '--uts', '--net', '--ipc', '--pid', '--fork', '--', findBinary('sh')!, '-c', PAUSE_SCRIPT, 'pause'];
-    const r = await launch(argv, { env: { PATH: HOST_PATH, NODELET_HOSTNAME: `h-${name.replace(' ', '-')}`, NODELET_NETNS: '1', NODELET_PAUSE: pause }, output: 'ignore' });
+    const argv = [findBinary('unshare')!, '--uts', '--net', '--ipc', '--pid', '--fork', '--', findBinary('sh')!, '-c', PAUSE_SCRIPT, 'pause', `h-${name.replace(' ', '-')}`];
+    const r = await launch(argv, { env: { NODELET_NETNS: '1', NODELET_PAUSE: pause }, output: 'ignore' });
     assert.ok(r.ok, name);
     try {
       assert.ok(isAlive(r.initPid), `${name}: holder alive`);

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { hostEnv } from './host-env.ts';
 
 export type LaunchResult =
   | { ok: true; child: ChildProcess; initPid: number }
   | { ok: false; child: ChildProcess; message: string; exitCode: number | null };
 
 export interface LaunchOptions {
+  /** The script's NODELET_* settings; the child's environment is these plus the fixed host env (host-env.ts). */
   env: Record<string, string>;
   /** 'pipe' to capture output (containers), 'ignore' for holders. */
   output: 'pipe' | 'ignore';
@@ -22,7 +24,7 @@ export interface LaunchOptions {
 export function launch(argv: string[], opts: LaunchOptions): Promise<LaunchResult> {
   const [file, ...args] = argv;
   const child = spawn(file!, args, {
-    env: opts.env,
+    env: hostEnv(opts.env),
     stdio: [opts.stdin ?? 'ignore', opts.output, opts.output, 'pipe'],
     detached: false,
   });

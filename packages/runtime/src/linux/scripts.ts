@@ -4,28 +4,33 @@
  * then `ok` right before exec'ing the payload, or `err <message>` and exit 128.
  */
 
-/** Host tools the setup needs, whatever PATH the container sets. */
-export const HOST_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/*
+ * Pod data (hostname, sysctls, working dir, command, env) reaches these scripts only as positional arguments
+ * and is only ever used quoted: never in a script text, never as an option (every path starts with "/" or
+ * follows "--"), never in the environment of a host tool. The runtime's own settings come as NODELET_*.
+ */
 
 /**
- * Sandbox holder. Env: NODELET_HOSTNAME (set when the sandbox has its own UTS namespace),
- * NODELET_NETNS=1 (bring lo up), NODELET_SYSCTLS ("k=v k=v"), NODELET_PAUSE (catatonit path, else a sh sleep loop).
+ * Sandbox holder. Args: hostname ("" = keep; set when the sandbox has its own UTS namespace), then the pod's
+ * sysctls as "key=value" words (names checked by the runtime: dot/slash separated [a-z0-9_-] segments).
+ * Env: NODELET_NETNS=1 (bring lo up), NODELET_PAUSE (catatonit path, else a sh sleep loop).
  */
 export const PAUSE_SCRIPT = `
 read -r S < /proc/self/stat; echo "pid \${S%% *}" >&3
-if [ -n "$NODELET_HOSTNAME" ]; then
-  hostname "$NODELET_HOSTNAME" 2>/dev/null || busybox hostname "$NODELET_HOSTNAME" 2>/dev/null \\
-    || { echo "err cannot set hostname $NODELET_HOSTNAME" >&3; exit 128; }
+H="$1"; shift
+if [ -n "$H" ]; then
+  hostname -- "$H" 2>/dev/null || busybox hostname -- "$H" 2>/dev/null \\
+    || { echo "err cannot set hostname $H" >&3; exit 128; }
 fi
 if [ -n "$NODELET_NETNS" ]; then
   ip link set lo up 2>/dev/null || busybox ip link set lo up 2>/dev/null || true
 fi
-# pod sysctls ("key=value" words; namespaced ones apply to the sandbox's namespaces)
-for kv in $NODELET_SYSCTLS; do
+# pod sysctls (namespaced ones apply to the sandbox's namespaces)
+for kv in "$@"; do
   k="\${kv%%=*}"; v="\${kv#*=}"
-  echo "$v" > "/proc/sys/$(echo "$k" | tr . /)" 2>/dev/null || { echo "err cannot set sysctl $k=$v" >&3; exit 128; }
+  printf '%s\\n' "$v" > "/proc/sys/$(printf '%s' "$k" | tr . /)" 2>/dev/null || { echo "err cannot set sysctl $k=$v" >&3; exit 128; }
 done
-P="$NODELET_PAUSE"; unset NODELET_HOSTNAME NODELET_NETNS NODELET_PAUSE NODELET_SYSCTLS
+P="$NODELET_PAUSE"; unset NODELET_NETNS NODELET_PAUSE
 echo ok >&3; exec 3>&-
 [ -n "$P" ] && exec "$P" -P
 trap 'kill $! 2>/dev/null; exit 0' TERM INT
@@ -33,29 +38,47 @@ while :; do sleep 2147483647 & wait $!; done
 `;
 
 /**
- * Wrapper run before any namespace is entered: joins the container's cgroups (so every descendant is
- * accounted from its first instruction), then execs its arguments. Env: NODELET_CGROUP_PROCS (space-separated).
+ * The last step, run inside the container's root as its user: applies the container's environment (argv
+ * words, see host-env.ts envWords) and execs the command. It is the image's env(1) when it has one (clean
+ * environment, exact result: `env -i -- NAME=value... command args`), else the host's static busybox reached
+ * through fd 9, a directory fd the previous step opened on the binary's directory outside the root
+ * (`/proc/self/fd/9/busybox sh -c BUSYBOX_STEP_SCRIPT env <words> <command> <args>`): its sh closes fd 9
+ * before anything of the container runs, then its env applet does the same as env(1). Busybox would run its
+ * own applet for a bare command name, so the runtime passes the command's path in that case.
  */
-export const CGROUP_JOIN_SCRIPT = `
+export const BUSYBOX_STEP_SCRIPT = 'exec 9<&-; exec env -i -- "$@"';
+
+/**
+ * Wrapper run on the host before nsenter joins a running container (exec): joins the container's cgroups (so
+ * every descendant is accounted from its first instruction), opens fd 9 on the static busybox's directory when
+ * the exec needs it (BUSYBOX_STEP_SCRIPT), then execs its arguments. Args: that directory or "", the argv.
+ * Env: NODELET_CGROUP_PROCS (space-separated).
+ */
+export const EXEC_ENTER_SCRIPT = `
+set -f
 for f in $NODELET_CGROUP_PROCS; do
   echo $$ > "$f" 2>/dev/null || { echo "err cannot join cgroup $f" >&3; exit 128; }
 done
 unset NODELET_CGROUP_PROCS
+if [ -n "$1" ]; then exec 9< "$1" || exit 126; fi
+shift
 exec "$@"
 `;
 
 /**
  * The container's first process, exec'd by the waiter (below) into a child: inside the container's pid
  * namespace it reports its host pid, joins the cgroups (writing 0 = itself), mounts /proc for its
- * namespace and execs the payload chrooted into the assembled root.
- * Args: root, workdir, uid, gid, unshare path, cgroup.procs files, container PATH, busybox path, setpriv path
- * (empty = keep all capabilities), bounding set, "--no-new-privs" or "", oom_score_adj or "", command...
+ * namespace and execs the last step (BUSYBOX_STEP_SCRIPT) chrooted into the assembled root.
+ * Args: root, workdir, uid, gid, unshare path, cgroup.procs files, env(1) path in the root ("" = busybox),
+ * busybox path, static busybox (real path), setpriv path (empty = keep all capabilities), bounding set,
+ * "--no-new-privs" or "", oom_score_adj or "", number of command words, the command and its args, the env words.
  */
 export const PAYLOAD_SCRIPT = `
 read -r S < /proc/self/stat; echo "pid \${S%% *}" >&3
-R="$1"; WD="$2"; U="$3"; G="$4"; UNSHARE="$5"; CG="$6"; CPATH="$7"; BB="$8"; SETPRIV="$9"; shift 9
-CAPS="$1"; NNP="$2"; OOM="$3"; shift 3
+R="$1"; WD="$2"; U="$3"; G="$4"; UNSHARE="$5"; CG="$6"; ENVX="$7"; BB="$8"; BBS="$9"; shift 9
+SETPRIV="$1"; CAPS="$2"; NNP="$3"; OOM="$4"; NCMD="$5"; shift 5
 fail() { echo "err $*" >&3; exit 128; }
+set -f
 # raising works everywhere; lowering needs CAP_SYS_RESOURCE, which these hosts lack (best effort, as containerd's restrict_oom_score_adj)
 [ -n "$OOM" ] && { echo "$OOM" > /proc/self/oom_score_adj; } 2>/dev/null
 unset NODELET_PAYLOAD
@@ -69,7 +92,13 @@ if [ -n "$CAPS" ]; then
       [ "$p" != sys ] || fail "cannot make /proc/sys read-only"
   done
 fi
-PATH="$CPATH"
+# the env words in front of the command again
+i=0; while [ "$i" -lt "$NCMD" ]; do set -- "$@" "$1"; shift; i=$((i+1)); done
+if [ -n "$ENVX" ]; then set -- "$ENVX" -i -- "$@"
+else
+  exec 9< "\${BBS%/*}" || fail "cannot open the directory of $BBS"
+  set -- "/proc/self/fd/9/\${BBS##*/}" sh -c '${BUSYBOX_STEP_SCRIPT}' env "$@"
+fi
 if [ -n "$U" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -G "\${G:-$U}" -- "$@"
 else set -- "$UNSHARE" --root="$R" --wd="$WD" -- "$@"; fi
 if [ -n "$SETPRIV" ]; then set -- "$SETPRIV" $NNP --bounding-set "$CAPS" -- "$@"; fi
@@ -88,22 +117,26 @@ const WAITER_SCRIPT = 'S="$1"; E="$2"; shift 2; "$S" -c "$NODELET_PAYLOAD" paylo
  * has its own, applies to its children). It assembles the root, runs PAYLOAD_SCRIPT as a foreground
  * child (the container's PID 1) and exits with its status (128+signal when killed): the waiter stays
  * outside the container's pid namespace and cgroup, so killing the container never orphans anything.
+ * Args: working dir (resolved inside the image, absolute), the container's PATH, the env(1) candidates in the
+ * image (space-separated pairs: the path to exec, its target resolved inside the image to check), the number
+ * of env words, the env words, the command and its arguments.
  * Env: NODELET_ROOTFS (empty dir to assemble the root in), NODELET_LOWER (image rootfs; "/" = host image,
  * rbind read-only), NODELET_DIR (container state dir: upper/, work/, mounts), NODELET_OVERLAY=1 (try
- * overlayfs), NODELET_WD, NODELET_UID/NODELET_GID (optional), NODELET_CGROUP_PROCS, NODELET_NEWPID=1 (own pid
+ * overlayfs), NODELET_UID/NODELET_GID (optional), NODELET_CGROUP_PROCS, NODELET_NEWPID=1 (own pid
  * namespace), NODELET_READONLY=1 (read-only root), NODELET_UNSHARE/NODELET_SH/NODELET_BUSYBOX (host tool
- * paths; busybox optional), NODELET_SETPRIV + NODELET_CAPS (capability bounding set; empty = all),
- * NODELET_NNP ("--no-new-privs" or empty), NODELET_PAYLOAD
- * (PAYLOAD_SCRIPT), PATH (the container's).
- * Args: the command and its arguments.
+ * paths; busybox optional), NODELET_STATIC_BB (real path of a static busybox, or empty), NODELET_SETPRIV +
+ * NODELET_CAPS (capability bounding set; empty = all), NODELET_NNP ("--no-new-privs" or empty),
+ * NODELET_OOM_SCORE_ADJ, NODELET_PAYLOAD (PAYLOAD_SCRIPT).
  */
 export const CONTAINER_INIT_SCRIPT = `
 fail() { echo "err $*" >&3; exit 128; }
-CPATH="$PATH"; PATH=${HOST_PATH}; UNSHARE="$NODELET_UNSHARE"; SH="$NODELET_SH"; BB="$NODELET_BUSYBOX"
+set -f
+WD="$1"; CPATH="$2"; ENVS="$3"; NENV="$4"; shift 4
+UNSHARE="$NODELET_UNSHARE"; SH="$NODELET_SH"; BB="$NODELET_BUSYBOX"
 # busybox's mount/umount start much faster than util-linux's (which parses the whole mount table).
 if [ -n "$BB" ]; then mnt() { "$BB" mount "$@"; }; umnt() { "$BB" umount "$@"; }
 else mnt() { mount "$@"; }; umnt() { umount "$@"; }; fi
-R="$NODELET_ROOTFS"; L="$NODELET_LOWER"; C="$NODELET_DIR"; WD="\${NODELET_WD:-/}"
+R="$NODELET_ROOTFS"; L="$NODELET_LOWER"; C="$NODELET_DIR"
 mnt --make-rprivate / 2>/dev/null
 if [ "$L" = / ] && [ -n "$NODELET_OVERLAY" ] && mnt -t overlay overlay -o "lowerdir=/,upperdir=$C/upper,workdir=$C/work" "$R" 2>/dev/null; then
   # Host image over overlayfs: the root file system (mount points can be created in the upper layer, and
@@ -156,19 +189,30 @@ while IFS="$TAB" read -r mode src dst; do
   [ "$mode" = ro ] && mnt -o remount,bind,ro "$t"
 done < "$C/mounts"
 dir "$WD" || fail "working directory $WD does not exist"
+# the env words behind the command: "$@" = command, args, env words
+i=0; while [ "$i" -lt "$NENV" ]; do set -- "$@" "$1"; shift; i=$((i+1)); done
 found=""
 case "$1" in
   */*) case "$1" in /*) p="$1" ;; *) p="$WD/$1" ;; esac; [ -f "$R$p" ] && [ -x "$R$p" ] && found=1 ;;
-  *) IFS=:; for d in $CPATH; do [ -f "$R$d/$1" ] && [ -x "$R$d/$1" ] && { found=1; break; }; done; unset IFS ;;
+  *) IFS=:; for d in $CPATH; do [ -f "$R$d/$1" ] && [ -x "$R$d/$1" ] && { found=1; p="$d/$1"; break; }; done; unset IFS ;;
 esac
 [ -n "$found" ] || fail "exec: \\"$1\\": executable file not found in \\$PATH"
-U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"
+ENVX=""
+nm=""
+for e in $ENVS; do
+  if [ -z "$nm" ]; then nm="$e"; else [ -f "$R$e" ] && [ -x "$R$e" ] && { ENVX="$nm"; break; }; nm=""; fi
+done
+if [ -z "$ENVX" ]; then
+  [ -n "$NODELET_STATIC_BB" ] || fail "no env(1) in the image and no static busybox on the host to apply the container's environment"
+  case "$1" in */*) ;; *) shift; set -- "$p" "$@" ;; esac
+fi
+U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"; BBS="$NODELET_STATIC_BB"
 SETPRIV="$NODELET_SETPRIV"; CAPS="$NODELET_CAPS"; NNP="$NODELET_NNP"; OOM="$NODELET_OOM_SCORE_ADJ"
 if [ -n "$NODELET_READONLY$HOSTRO" ]; then mnt -o remount,bind,ro "$R" || fail "cannot make the root read-only"; fi
-unset NODELET_ROOTFS NODELET_LOWER NODELET_DIR NODELET_OVERLAY NODELET_WD NODELET_UID NODELET_GID NODELET_CGROUP_PROCS \\
+unset NODELET_ROOTFS NODELET_LOWER NODELET_DIR NODELET_OVERLAY NODELET_UID NODELET_GID NODELET_CGROUP_PROCS \\
   NODELET_NEWPID NODELET_READONLY NODELET_UNSHARE NODELET_SH NODELET_BUSYBOX NODELET_SETPRIV NODELET_CAPS NODELET_NNP \\
-  NODELET_OOM_SCORE_ADJ
-set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$CPATH" "$BB" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$@"
+  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB
+set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$(($# - NENV))" "$@"
 # In a new pid namespace the first fork becomes its PID 1, so the waiter there forks nothing but the payload.
 [ -n "$NEWPID" ] && exec "$UNSHARE" --pid -- "$SH" -c '${WAITER_SCRIPT}' waiter "$SH" "$C/exit" "$@"
 "$SH" -c "$NODELET_PAYLOAD" payload "$@"

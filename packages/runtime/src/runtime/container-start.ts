@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { launch } from '../linux/launch.ts';
 import { boundingSet } from './capabilities.ts';
+import { envWords } from '../linux/host-env.ts';
 import { CONTAINER_INIT_SCRIPT, PAYLOAD_SCRIPT } from '../linux/scripts.ts';
 import { CriLogWriter } from '../logs/cri-log-writer.ts';
 import { registerContainerStdin } from '../streaming/container-stdin.ts';
 import { ptyArgv } from '../streaming/pty.ts';
 import type { ContainerRecord, SandboxRecord } from '../state/types.ts';
 import { isAlive, procStartTime } from '../util/proc.ts';
+import { resolveInRoot } from '../util/resolve-in-root.ts';
 import { nowNs } from '../util/time.ts';
+import { envPathsIn, staticBusybox } from './container-env.ts';
 import type { RuntimeContext } from './context.ts';
 import { containerDir, killContainer } from './container-ops.ts';
 import { fail, ok, type OpResult } from './result.ts';
@@ -40,27 +43,35 @@ export function sandboxJoinFlags(sb: SandboxRecord, pid: boolean): string[] {
 
 /**
  * node → [nsenter into the sandbox's namespaces (forks when joining its pid ns)] → unshare --mount →
- * setup sh [→ unshare --pid → waiter sh] → payload sh (the container's init) → the command.
+ * setup sh [→ unshare --pid → waiter sh] → payload sh (the container's init) → [setpriv →] unshare --root →
+ * the image's env(1) or the host's static busybox → the command. Every step but the last two runs on the host
+ * with the fixed host environment (launch.ts); the pod's data travel as argv words after "--" or in positional
+ * arguments of the scripts (working dir, PATH, env words, command), and only the last step applies the env.
  */
-function buildArgv(ctx: RuntimeContext, rec: ContainerRecord, sb: SandboxRecord): string[] {
+function buildArgv(ctx: RuntimeContext, rec: ContainerRecord, sb: SandboxRecord, image: string): OpResult<string[]> {
   const b = ctx.bins;
   const mode = pidModeOf(rec, sb);
   const join_ = sandboxJoinFlags(sb, mode === 'POD');
   const enter = join_.length > 0 ? [b.nsenter, '-t', String(sb.pausePid), ...join_, '--'] : [];
   const unshare = [b.unshare, '--mount', '--'];
-  return [...enter, ...unshare, b.sh, '-c', CONTAINER_INIT_SCRIPT, 'init', ...rec.argv];
+  // The working dir as the container sees it: symlinks followed inside the image, ".." never above its root.
+  const wd = resolveInRoot(image, rec.workingDir.startsWith('/') ? rec.workingDir : `/${rec.workingDir}`);
+  if (!wd.ok) return fail('UNKNOWN', `working directory ${rec.workingDir}: ${wd.reason}`);
+  const words = envWords(rec.env);
+  if (!words.ok) return fail('UNKNOWN', words.message);
+  const script = [b.sh, '-c', CONTAINER_INIT_SCRIPT, 'init', wd.path, rec.env['PATH'] ?? '', envPathsIn(image).flatMap((e) => [e.path, e.target]).join(' ')];
+  return ok([...enter, ...unshare, ...script, String(words.words.length), ...words.words, ...rec.argv]);
 }
 
+/** The setup's NODELET_* settings: runtime paths and numbers, nothing the pod wrote. */
 function buildEnv(ctx: RuntimeContext, rec: ContainerRecord, image: string): Record<string, string> {
   const dir = containerDir(ctx, rec.id);
   const asUser = ctx.privileged && rec.uid !== undefined;
   return {
-    ...rec.env,
     NODELET_ROOTFS: join(dir, 'rootfs'),
     NODELET_LOWER: image,
     NODELET_DIR: dir,
     NODELET_OVERLAY: '1',
-    NODELET_WD: rec.workingDir,
     NODELET_UID: asUser ? String(rec.uid) : '',
     NODELET_GID: asUser ? String(rec.gid ?? rec.uid) : '',
     NODELET_CGROUP_PROCS: ctx.cgroups ? ctx.cgroups.procsFiles(rec.cgroupPath).join(' ') : '',
@@ -69,6 +80,7 @@ function buildEnv(ctx: RuntimeContext, rec: ContainerRecord, image: string): Rec
     NODELET_UNSHARE: ctx.bins.unshare,
     NODELET_SH: ctx.bins.sh,
     NODELET_BUSYBOX: ctx.bins.busybox ?? '',
+    NODELET_STATIC_BB: staticBusybox(ctx.bins.busybox) ?? '',
     ...capsEnv(ctx, rec, asUser),
     NODELET_OOM_SCORE_ADJ: rec.config.linux?.resources?.oomScoreAdj ? String(rec.config.linux.resources.oomScoreAdj) : '',
     NODELET_NEWPID: pidModeOf(rec, ctx.store.sandboxes.get(rec.sandboxId)!) === 'CONTAINER' ? '1' : '',
@@ -118,6 +130,8 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
     // Never fall back to another root: an image removed after CreateContainer makes the start fail.
     return startFailed(ctx, rec, `image "${rec.imageId}" of container "${rec.id}" is no longer present`);
   }
+  const built = buildArgv(ctx, rec, sb, lower);
+  if (!built.ok) return startFailed(ctx, rec, built.message);
   const t0 = Date.now();
   setupCgroup(ctx, rec);
   const log = rec.logPath ? new CriLogWriter(rec.logPath) : undefined;
@@ -127,7 +141,7 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
     return startFailed(ctx, rec, `failed to create container log: ${String(err)}`);
   }
   // tty: the container runs on a pty (its output is the terminal's); its stdin is a pipe kept open for attach.
-  const argv = rec.config.tty ? ptyArgv(buildArgv(ctx, rec, sb)) : buildArgv(ctx, rec, sb);
+  const argv = rec.config.tty ? ptyArgv(built.value) : built.value;
   const stdin = rec.config.stdin || rec.config.tty ? 'pipe' : 'ignore';
   const r = await launch(argv, { env: buildEnv(ctx, rec, lower), output: 'pipe', stdin });
   pipeLogs(r.child.stdout, log, 'stdout');

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
-import { CGROUP_JOIN_SCRIPT } from '../linux/scripts.ts';
+import { envWords, hostEnv } from '../linux/host-env.ts';
+import { EXEC_ENTER_SCRIPT } from '../linux/scripts.ts';
 import { descendantsOf, killTree, signal } from '../util/proc.ts';
 import type { RuntimeContext } from './context.ts';
+import { busyboxDir, busyboxStep, envPathsIn, firstExecutableIn, lookPathIn, staticBusybox } from './container-env.ts';
 import { pidModeOf, sandboxJoinFlags } from './container-start.ts';
 import { fail, ok, type OpResult } from './result.ts';
 
@@ -19,19 +21,38 @@ export interface ExecCommand {
   env: Record<string, string>;
 }
 
-/** The argv + env that run `cmd` inside a running container's namespaces, root and cgroup (ExecSync and Exec). */
+const notFound = (id: string, name: string) =>
+  `failed to exec in container: failed to start exec "${id}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${name}": executable file not found in $PATH: unknown`;
+
+/**
+ * The argv + env that run `cmd` inside a running container's namespaces, root and cgroup (ExecSync, Exec and
+ * lifecycle hooks, which the kubelet runs through ExecSync): sh (joins the cgroup) → nsenter → the last step of
+ * scripts.ts (the image's env(1) or the host's static busybox) with the container's env as argv words → cmd.
+ * The host-side steps get the fixed host environment; cmd and env travel after "--".
+ */
 export function execCommand(ctx: RuntimeContext, id: string, cmd: string[]): OpResult<ExecCommand> {
   const rec = ctx.store.findContainer(id);
   if (!rec) return fail('NOT_FOUND', `failed to find container "${id}" in store: not found`);
   if (rec.state !== 'CONTAINER_RUNNING' || !rec.pid) return fail('UNKNOWN', `container "${rec.id}" is not running`);
   if (cmd.length === 0) return fail('INVALID_ARGUMENT', 'cmd must not be empty');
+  const words = envWords(rec.env);
+  if (!words.ok) return fail('UNKNOWN', `failed to exec in container: ${words.message}`);
+  // The container's root as its init sees it (mounts included); symlinks are followed inside it.
+  const root = `/proc/${rec.pid}/root`;
+  const found = lookPathIn(root, rec.workingDir, cmd[0]!, rec.env['PATH'] ?? '');
+  if (!found) return fail('UNKNOWN', notFound(rec.id, cmd[0]!));
+  const envx = firstExecutableIn(root, envPathsIn(root).map((e) => e.path));
+  const bbs = envx ? undefined : staticBusybox(ctx.bins.busybox);
+  if (!envx && !bbs) return fail('UNKNOWN', 'failed to exec in container: no env(1) in the image and no static busybox on the host');
+  // busybox would run its own applet for a bare name: give it the path found in the container
+  const last = envx ? [envx, '-i', '--', ...words.words, ...cmd] : [...busyboxStep(bbs!), ...words.words, found, ...cmd.slice(1)];
   const sb = ctx.store.sandboxes.get(rec.sandboxId);
   const mode = sb ? pidModeOf(rec, sb) : 'NODE';
   const nsFlags = sb ? sandboxJoinFlags(sb, mode !== 'NODE') : [];
   const asUser = ctx.privileged && rec.uid !== undefined ? ['-S', String(rec.uid), '-G', String(rec.gid ?? rec.uid)] : [];
-  const enter = [ctx.bins.nsenter, '-t', String(rec.pid), ...nsFlags, '--mount', '-r', '-w', ...asUser, '--', ...cmd];
-  const argv = ctx.cgroups ? [ctx.bins.sh, '-c', CGROUP_JOIN_SCRIPT, 'cgroup-join', ...enter] : enter;
-  const env = { ...rec.env, ...(ctx.cgroups ? { NODELET_CGROUP_PROCS: ctx.cgroups.procsFiles(rec.cgroupPath).join(' ') } : {}) };
+  const enter = [ctx.bins.nsenter, '-t', String(rec.pid), ...nsFlags, '--mount', '-r', '-w', ...asUser, '--', ...last];
+  const argv = [ctx.bins.sh, '-c', EXEC_ENTER_SCRIPT, 'exec-enter', bbs ? busyboxDir(bbs) : '', ...enter];
+  const env = hostEnv(ctx.cgroups ? { NODELET_CGROUP_PROCS: ctx.cgroups.procsFiles(rec.cgroupPath).join(' ') } : {});
   return ok({ rec, argv, env });
 }
 
@@ -69,10 +90,8 @@ export async function execSync(ctx: RuntimeContext, id: string, cmd: string[], t
   }
   const stderr = Buffer.concat(err);
   const code = exit.code ?? 128 + (exit.signal === 'SIGKILL' ? 9 : 15);
-  const notFound = /^nsenter: failed to execute (.*): No such file or directory/m.exec(stderr.toString());
-  if (code === 127 && notFound) {
-    return fail('UNKNOWN', `failed to exec in container: failed to start exec "${rec.id}": OCI runtime exec failed: exec failed: unable to start container process: exec: "${cmd[0]}": executable file not found in $PATH: unknown`);
-  }
+  // The command went missing between the look-up and the exec: env(1) / busybox env report it with 127.
+  if (code === 127 && /^env: .*No such file or directory$/m.test(stderr.toString())) return fail('UNKNOWN', notFound(rec.id, cmd[0]!));
   ctx.logger.debug('exec finished', { id: rec.id, cmd, exitCode: code });
   return ok({ stdout: Buffer.concat(out), stderr, exitCode: code });
 }

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:
 import type { PodSandboxConfig__Output } from '../../../../proto/gen/runtime/v1/PodSandboxConfig.ts';
 import { DEFAULT_CGROUP_PARENT, normaliseCgroupPath } from '../linux/cgroup-layout.ts';
 import { launch } from '../linux/launch.ts';
-import { HOST_PATH, PAUSE_SCRIPT } from '../linux/scripts.ts';
+import { PAUSE_SCRIPT } from '../linux/scripts.ts';
 import type { SandboxNamespaces, SandboxRecord } from '../state/types.ts';
 import { newId } from '../util/ids.ts';
 import { isAlive, procStartTime, signal } from '../util/proc.ts';
@@ -14,6 +14,9 @@ import type { ContainerEventType } from './events.ts';
 import { removeContainer, stopContainer } from './container-ops.ts';
 import { watchChild, waitExited } from './watch.ts';
 import { fail, ok, type OpResult } from './result.ts';
+
+/** A sysctl name as the API server accepts it (pkg/apis/core/validation SysctlContainSlashFmt): no "..", no leading "-". */
+const SYSCTL_NAME = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/;
 
 /** Namespaces a sandbox holds, from its namespace options (NODE = share the host's). */
 export function sandboxNamespaces(config: PodSandboxConfig__Output, privileged: boolean): SandboxNamespaces {
@@ -46,15 +49,17 @@ export async function runSandbox(ctx: RuntimeContext, config: PodSandboxConfig__
     ...(ns.net ? ['--net'] : []), ...(ns.ipc ? ['--ipc'] : []), ...(ns.uts ? ['--uts'] : []),
     ...(ns.pid ? ['--pid', '--fork'] : []),
   ];
-  const sh = [ctx.bins.sh, '-c', PAUSE_SCRIPT, 'pause'];
+  // Pod strings (hostname, sysctls) are positional arguments of the holder script; its env is the runtime's.
+  const sysctls = Object.entries(config.linux?.sysctls ?? {});
+  const badSysctl = sysctls.find(([k]) => !SYSCTL_NAME.test(k));
+  if (badSysctl) {
+    cleanupSandboxCgroups(ctx, rec);
+    rmSync(join(ctx.rootDir, 'sandboxes', id), { recursive: true, force: true });
+    return fail('INVALID_ARGUMENT', `failed to start sandbox "${id}": invalid sysctl name ${JSON.stringify(badSysctl[0])}`);
+  }
+  const sh = [ctx.bins.sh, '-c', PAUSE_SCRIPT, 'pause', ns.uts ? config.hostname : '', ...sysctls.map(([k, v]) => `${k}=${v}`)];
   const argv = flags.length > 0 ? [ctx.bins.unshare, ...flags, '--', ...sh] : sh;
-  const env = {
-    PATH: HOST_PATH,
-    NODELET_HOSTNAME: ns.uts ? config.hostname : '',
-    NODELET_NETNS: ns.net ? '1' : '',
-    NODELET_PAUSE: ctx.bins.catatonit ?? '',
-    NODELET_SYSCTLS: Object.entries(config.linux?.sysctls ?? {}).map(([k, v]) => `${k}=${v}`).join(' '),
-  };
+  const env = { NODELET_NETNS: ns.net ? '1' : '', NODELET_PAUSE: ctx.bins.catatonit ?? '' };
   const r = await launch(argv, { env, output: 'ignore' });
   if (!r.ok) {
     r.child.kill('SIGKILL');

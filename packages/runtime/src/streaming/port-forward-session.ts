@@ -8,6 +8,7 @@ import type { WebSocket } from 'ws';
 import type { RuntimeContext } from '../runtime/context.ts';
 import { frame, parsePorts, portPrefix, unframe } from './channel-protocol.ts';
 import type { PortForwardStreamRequest } from './streaming-server.ts';
+import { hostEnv } from '../linux/host-env.ts';
 
 /** Connects, then pipes stdin ⇄ the socket; a connect error goes to stderr with exit 1. */
 const RELAY = [
@@ -46,7 +47,7 @@ export function runPortForwardSession(ctx: RuntimeContext, ws: WebSocket, req: P
     };
     const argv = relayArgv(ctx, req.podSandboxId, port);
     if (!argv.ok) return sendError(argv.reason);
-    const child = spawn(argv.argv[0]!, argv.argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(argv.argv[0]!, argv.argv.slice(1), { env: hostEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     relays[i] = child;
     live++;
     const errs: Buffer[] = [];

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { descendantsOf } from '../util/proc.ts';
 import type { TermSize } from './exec-io.ts';
+import { hostEnv } from '../linux/host-env.ts';
 
 export const SCRIPT_BIN = '/usr/bin/script';
 export const STTY_BIN = '/usr/bin/stty';
@@ -48,7 +49,7 @@ export function resizer(scriptPid: () => number | undefined, retryMs = 100, trie
       return;
     }
     const { width, height } = latest;
-    execFile(STTY_BIN, ['-F', pts, 'rows', String(height), 'cols', String(width)], () => undefined);
+    execFile(STTY_BIN, ['-F', pts, 'rows', String(height), 'cols', String(width)], { env: hostEnv() }, () => undefined);
   };
   return (size) => {
     latest = size;

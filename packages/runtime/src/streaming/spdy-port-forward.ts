@@ -11,6 +11,7 @@ import { relayArgv } from './port-forward-session.ts';
 import type { SpdyStream } from './spdy/connection.ts';
 import { STREAM_CREATION_TIMEOUT_MS } from './spdy-exec-io.ts';
 import type { PortForwardStreamRequest } from './streaming-server.ts';
+import { hostEnv } from '../linux/host-env.ts';
 
 interface Pair {
   data?: SpdyStream;
@@ -41,7 +42,7 @@ export function spdyPortForward(ctx: RuntimeContext, req: PortForwardStreamReque
     const error = p.error!;
     const argv = relayArgv(ctx, req.podSandboxId, port);
     if (!argv.ok) return fail(p, `error forwarding port ${port} to pod ${req.podSandboxId}, uid : ${argv.reason}`);
-    const child = spawn(argv.argv[0]!, argv.argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(argv.argv[0]!, argv.argv.slice(1), { env: hostEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     relays.add(child);
     const errs: Buffer[] = [];
     child.stderr?.on('data', (d: Buffer) => errs.push(d));
