@@ -3,13 +3,14 @@
  * passes the same guard as the HTTP routes; each socket gets `nodelet:hello`, then every matching bus event
  * as `nodelet:event`. `nodelet:subscribe` replaces the socket's filter and replays matching recent events.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { Server } from 'socket.io';
 import { eventMatches, type EventFilter } from '@nodelet/core/events/types.ts';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
 import type { RequestGuard } from '../servers/auth.ts';
+import { rejectUpgrade } from '../servers/routes/proxy-upgrade.ts';
 import { eventFilterSchema } from '../trpc/schemas.ts';
 import { metricsStream } from './metrics-stream.ts';
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from './types.ts';
@@ -31,11 +32,16 @@ export function attachSocketServer(
   const users = new WeakMap<IncomingMessage, string>();
   io.engine.use((req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => {
     void Promise.resolve(deps.guard(req)).then((g) => {
+      const upgrade = !(res instanceof ServerResponse);
       if (!g.ok) {
+        // A websocket upgrade: engine.io's stand-in response would only reset the connection; answer 401/403.
+        if (upgrade) return rejectUpgrade(req.socket, g.status, g.message, req.method === 'HEAD');
         res.writeHead(g.status, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end(`${g.message}\n`);
         return;
       }
+      // engine.io and ws refuse a HEAD upgrade with a body (invalid for HEAD): refuse it here without one.
+      if (upgrade && req.method === 'HEAD') return rejectUpgrade(req.socket, 405, 'Method Not Allowed', true);
       users.set(req, g.user.name);
       next();
     }, (err: unknown) => next(err instanceof Error ? err : new Error(String(err))));
