@@ -1,19 +1,23 @@
 /**
- * The console's entry point: one HTTP server on PORT (default 4194) that serves the built Next app and
- * proxies /trpc, /socket.io (incl. websocket upgrades) and the cAdvisor REST API under /api/ to the agent with the console's client certificate.
+ * The console's entry point: one HTTP server on PORT (default 4194, bound to 127.0.0.1) that serves the built Next
+ * app to signed-in users and proxies the agent paths the console needs (tRPC, socket.io incl. websocket upgrades,
+ * the cAdvisor REST API under /api/) with the user's own token (server/console-server.ts). The console holds no
+ * credential of its own; it trusts only ca.crt, to verify the agent's TLS certificate.
  *
  *   node --import tsx apps/web/server.ts        (after `npm run build -w @nodelet/web`; NODELET_WEB_DEV=1 for dev)
  *
- * Env: PORT, HOSTNAME (default 127.0.0.1), NODELET_AGENT_URL (default https://127.0.0.1:10250),
- * NODELET_PKI_DIR (ca.crt, console.crt, console.key; default /var/lib/kubelet/pki), NODELET_WEB_DEV=1,
- * NODELET_AGENTS (more agents: name=https://host:port[|pki-dir],... → /agents/<name>/..., listed at /agents.json).
+ * Env: PORT, NODELET_CONSOLE_ADDRESS (bind address, default 127.0.0.1), NODELET_AGENT_URL (default
+ * https://127.0.0.1:10250), NODELET_PKI_DIR (ca.crt; default /var/lib/kubelet/pki), NODELET_NODE_NAME and
+ * NODELET_CONSOLE_HOSTS (extra host names the console answers to), NODELET_CONSOLE_SESSION_HOURS (12),
+ * NODELET_CONSOLE_MAX_CONNECTIONS (512), NODELET_WEB_DEV=1, NODELET_AGENTS (more agents:
+ * name=https://host:port[|pki-dir],... → /agents/<name>/..., listed at /agents.json).
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAgentProxy } from './server/agent-proxy.ts';
-import { isAgentPath, readConsoleConfig } from './server/config.ts';
-import { agentRoute, agentsListing, parseAgents } from './server/agents.ts';
+import { parseAgents } from './server/agents.ts';
+import { readConsoleConfig } from './server/config.ts';
+import { createConsoleServer } from './server/console-server.ts';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
@@ -22,55 +26,25 @@ function log(msg: string, fields: Record<string, unknown> = {}): void {
 }
 
 async function main(): Promise<void> {
-  const parsed = readConsoleConfig(process.env);
+  const parsed = readConsoleConfig(process.env, hostname().toLowerCase());
   if (!parsed.ok) {
     console.error(`console: ${parsed.reason}`);
     process.exit(2);
   }
   const cfg = parsed.config;
+  const agents = parseAgents(process.env.NODELET_AGENTS, { name: 'default', url: cfg.agentUrl, pkiDir: cfg.pkiDir });
+  if (!agents.ok) {
+    console.error(`console: ${agents.reason}`);
+    process.exit(2);
+  }
   const dir = dirname(fileURLToPath(import.meta.url));
   const { default: next } = await import('next');
   const app = next({ dev: cfg.dev, dir, hostname: cfg.hostname, port: cfg.port });
   const handle = app.getRequestHandler();
   await app.prepare();
   const nextUpgrade = app.getUpgradeHandler();
-  const proxy = createAgentProxy({ agentUrl: cfg.agentUrl, pkiDir: cfg.pkiDir }, { log });
-  // Several agents (NODELET_AGENTS): /agents/<name>/{trpc,socket.io,api} → that agent; /agents.json lists them.
-  const agents = parseAgents(process.env.NODELET_AGENTS, { name: 'default', url: cfg.agentUrl, pkiDir: cfg.pkiDir });
-  if (!agents.ok) {
-    console.error(`console: ${agents.reason}`);
-    process.exit(2);
-  }
-  const proxies = new Map(agents.agents.map((a) => [a.name, createAgentProxy({ agentUrl: a.url, pkiDir: a.pkiDir }, { log })]));
-  const routed = (req: IncomingMessage) => {
-    const r = agentRoute(req.url);
-    const p = r && proxies.get(r.name);
-    if (!r || !p) return undefined;
-    req.url = r.path;
-    return p;
-  };
-
-  const server = createServer((req, res) => {
-    if (isAgentPath(req.url)) return proxy.web(req, res);
-    if (req.url === '/agents.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      return void res.end(JSON.stringify(agentsListing(agents.agents)));
-    }
-    const p = routed(req);
-    if (p) return p.web(req, res);
-    handle(req, res).catch((err: unknown) => {
-      log('request failed', { url: req.url, error: String(err) });
-      if (!res.headersSent) res.writeHead(500).end('internal error');
-    });
-  });
-  server.on('upgrade', (req, socket, head) => {
-    if (isAgentPath(req.url)) return proxy.ws(req, socket, head);
-    const p = routed(req);
-    if (p) return p.ws(req, socket, head);
-    if (cfg.dev) return void nextUpgrade(req, socket, head);
-    socket.destroy();
-  });
-  server.on('clientError', (_err, socket) => socket.destroy());
+  const consoleServer = createConsoleServer({ config: cfg, agents: agents.agents, nextHandler: (req, res) => handle(req, res), nextUpgrade, log });
+  const { server } = consoleServer;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -86,8 +60,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log('stopping', { signal });
-    proxy.close();
-    for (const p of proxies.values()) p.close();
+    consoleServer.close();
     server.closeAllConnections();
     server.close(() => {
       void app.close().finally(() => process.exit(0));
@@ -99,6 +72,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('console failed to start:', err);
+  console.error('console failed to start:', err instanceof Error ? err.message : String(err));
   process.exit(1);
 });

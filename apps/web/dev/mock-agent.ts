@@ -1,10 +1,14 @@
 /**
  * A stand-in for apps/agent's 10250 API while developing the console: tRPC at /trpc and socket.io at
- * /socket.io with fake data (dev/mock-world.ts). HTTPS with client-cert auth by default (PKI written to
- * --pki-dir); `--plain` serves plain HTTP.
+ * /socket.io with fake data (dev/mock-world.ts). HTTPS by default (PKI written to --pki-dir; the console needs only
+ * its ca.crt); `--plain` serves plain HTTP. Every request needs `Authorization: Bearer <token>` with the token in
+ * --token-file (default <pki-dir>/console.token, created when missing), as the agent's console token.
  *
- *   node --import tsx apps/web/dev/mock-agent.ts [--port 10250] [--pki-dir /tmp/nodelet-mock-pki] [--plain] [--tick-ms 3000]
+ *   node --import tsx apps/web/dev/mock-agent.ts [--port 10250] [--pki-dir /tmp/nodelet-mock-pki] [--token-file f] [--plain] [--tick-ms 3000]
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { parseArgs } from 'node:util';
@@ -22,6 +26,7 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '10250' },
     'pki-dir': { type: 'string', default: '/tmp/nodelet-mock-pki' },
+    'token-file': { type: 'string' },
     plain: { type: 'boolean', default: false },
     'tick-ms': { type: 'string', default: '3000' },
   },
@@ -31,7 +36,19 @@ const world = createMockWorld();
 const parts = { probes: createMockProbes(world), stats: createMockStats(), pressure: createMockPressure(world) };
 const trpc = createHTTPHandler({ router: createMockRouter(world, parts), basePath: '/trpc/' });
 
+const tokenFile = values['token-file'] ?? join(values['pki-dir'], 'console.token');
+if (!existsSync(tokenFile)) {
+  ensureMockPki(values['pki-dir']);
+  writeFileSync(tokenFile, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+}
+const token = Buffer.from(readFileSync(tokenFile, 'utf8').trim());
+function authorized(req: IncomingMessage): boolean {
+  const got = Buffer.from(/^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
+  return got.length === token.length && timingSafeEqual(got, token);
+}
+
 function handle(req: IncomingMessage, res: ServerResponse): void {
+  if (!authorized(req)) { res.writeHead(401, { 'content-type': 'text/plain' }).end('Unauthorized\n'); return; }
   if (req.url?.startsWith('/trpc/')) { trpc(req, res); return; }
   if (req.url?.startsWith('/socket.io')) return; // socket.io handles it
   res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
@@ -39,9 +56,9 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 
 const server = values.plain
   ? createHttpServer(handle)
-  : createHttpsServer({ ...ensureMockPki(values['pki-dir']), requestCert: true, rejectUnauthorized: true }, handle);
+  : createHttpsServer(ensureMockPki(values['pki-dir']), handle);
 
-const io = new SocketServer(server, { path: '/socket.io', serveClient: false });
+const io = new SocketServer(server, { path: '/socket.io', serveClient: false, allowRequest: (req, cb) => cb(null, authorized(req)) });
 io.on('connection', (socket) => {
   let filter: EventFilter = {};
   socket.emit('nodelet:hello', { node: world.node(), seq: world.recent({}, 1)[0]?.seq ?? 0 });
@@ -73,7 +90,7 @@ const timer = setInterval(() => {
   parts.pressure.tick();
 }, Number(values['tick-ms']));
 server.listen(Number(values.port), '127.0.0.1', () => {
-  console.log(`mock agent listening on ${values.plain ? 'http' : 'https'}://127.0.0.1:${values.port} (pki ${values['pki-dir']})`);
+  console.log(`mock agent listening on ${values.plain ? 'http' : 'https'}://127.0.0.1:${values.port} (pki ${values['pki-dir']}, token in ${tokenFile})`);
 });
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => { clearInterval(timer); io.close(); server.close(() => process.exit(0)); });

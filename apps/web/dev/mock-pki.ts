@@ -1,6 +1,6 @@
 /**
- * Dev-only PKI for the mock agent: a CA, a serving cert for 127.0.0.1/localhost and a console client cert,
- * written as ca.crt, kubelet.crt/key, console.crt/key (the agent's file names). Reused when present.
+ * Dev-only PKI for the mock agent: a CA and a serving cert for 127.0.0.1/localhost, written as ca.crt and
+ * kubelet.crt/key (the agent's file names). Reused when present. The console verifies the agent with ca.crt only.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ function makeCert(cn: string, pub: forge.pki.PublicKey, signer: forge.pki.rsa.Pr
 }
 
 export function ensureMockPki(dir: string): MockPki {
-  const files = ['ca.crt', 'kubelet.crt', 'kubelet.key', 'console.crt', 'console.key'].map((f) => join(dir, f));
+  const files = ['ca.crt', 'kubelet.crt', 'kubelet.key'].map((f) => join(dir, f));
   if (!files.every((f) => existsSync(f))) {
     mkdirSync(dir, { recursive: true });
     const ca = keyPair();
@@ -42,13 +42,9 @@ export function ensureMockPki(dir: string): MockPki {
       { name: 'extKeyUsage', serverAuth: true },
       { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
     ]);
-    const cli = keyPair();
-    const cliCert = makeCert('nodelet-console', cli.pub, ca.priv, caCert.subject.attributes, [{ name: 'extKeyUsage', clientAuth: true }]);
     writeFileSync(join(dir, 'ca.crt'), forge.pki.certificateToPem(caCert));
     writeFileSync(join(dir, 'kubelet.crt'), forge.pki.certificateToPem(srvCert));
     writeFileSync(join(dir, 'kubelet.key'), srv.pem, { mode: 0o600 });
-    writeFileSync(join(dir, 'console.crt'), forge.pki.certificateToPem(cliCert));
-    writeFileSync(join(dir, 'console.key'), cli.pem, { mode: 0o600 });
   }
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   return { ca: read('ca.crt'), cert: read('kubelet.crt'), key: read('kubelet.key') };

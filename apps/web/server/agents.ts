@@ -2,7 +2,8 @@
  * Several agents behind one console (pure; tested). NODELET_AGENTS = comma-separated `name=https://host:port`,
  * optionally `name=https://host:port|/pki/dir` (default: NODELET_PKI_DIR). The single NODELET_AGENT_URL agent is
  * always there as `default` (unless NODELET_AGENTS names one `default`), so the default pages stay unchanged.
- * Each agent is reachable at /agents/<name>/trpc and /agents/<name>/socket.io (and its cAdvisor /api/).
+ * Each agent is reachable at /agents/<name>/trpc and /agents/<name>/socket.io (and its cAdvisor /api/): see
+ * agent-routes.ts. The PKI dir holds the ca.crt that verifies the agent's serving certificate.
  */
 export interface AgentTarget {
   name: string;
@@ -34,15 +35,6 @@ export function parseAgents(spec: string | undefined, fallback: AgentTarget): Ag
   }
   if (!agents.some((a) => a.name === fallback.name)) agents.unshift(fallback);
   return { ok: true, agents };
-}
-
-export type AgentRoute = { name: string; path: string };
-
-/** `/agents/<name>/trpc/...` → `{ name, path: '/trpc/...' }` for the agent paths; undefined otherwise. */
-export function agentRoute(url: string | undefined): AgentRoute | undefined {
-  const m = /^\/agents\/([^/?]+)(\/(?:trpc|socket\.io|api)(?:[/?].*)?)$/.exec(url ?? '');
-  if (!m?.[1] || !m[2]) return undefined;
-  return { name: decodeURIComponent(m[1]), path: m[2] };
 }
 
 /** What the browser may know about the agents (no PKI paths). */

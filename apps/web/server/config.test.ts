@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAgentPath, pkiFiles, readConsoleConfig } from './config.ts';
+import { caFile, readConsoleConfig } from './config.ts';
 
 test('readConsoleConfig defaults and overrides', () => {
   const d = readConsoleConfig({});
@@ -10,7 +10,7 @@ test('readConsoleConfig defaults and overrides', () => {
   assert.equal(d.config.agentUrl.href, 'https://127.0.0.1:10250/');
   assert.equal(d.config.pkiDir, '/var/lib/kubelet/pki');
   assert.equal(d.config.dev, false);
-  const o = readConsoleConfig({ PORT: '5000', HOSTNAME: '0.0.0.0', NODELET_AGENT_URL: 'https://node:11250', NODELET_PKI_DIR: '/tmp/p', NODELET_WEB_DEV: '1' });
+  const o = readConsoleConfig({ PORT: '5000', NODELET_CONSOLE_ADDRESS: '0.0.0.0', NODELET_AGENT_URL: 'https://node:11250', NODELET_PKI_DIR: '/tmp/p', NODELET_WEB_DEV: '1' });
   assert.ok(o.ok);
   assert.deepEqual([o.config.port, o.config.hostname, o.config.agentUrl.host, o.config.pkiDir, o.config.dev], [5000, '0.0.0.0', 'node:11250', '/tmp/p', true]);
 });
@@ -29,24 +29,21 @@ test('readConsoleConfig rejects bad values', () => {
   }
 });
 
-test('isAgentPath', () => {
-  const cases: Array<[string | undefined, boolean]> = [
-    ['/trpc/pods.list?batch=1', true],
-    ['/trpc', true],
-    ['/socket.io/?EIO=4&transport=polling', true],
-    ['/trpcx', false],
-    ['/socket.iox/', false],
-    ['/', false],
-    ['/pods/default/trpc', false],
-    ['/api/v1.3/machine', true],
-    ['/api/v2.0/stats?type=docker&count=1', true],
-    ['/apix', false],
-    ['/containers/api/v1.3', false],
-    [undefined, false],
-  ];
-  for (const [url, want] of cases) assert.equal(isAgentPath(url), want, String(url));
+test('caFile: only the CA from the PKI dir (no console client certificate)', () => {
+  assert.equal(caFile('/p'), '/p/ca.crt');
 });
 
-test('pkiFiles', () => {
-  assert.deepEqual(pkiFiles('/p'), { ca: '/p/ca.crt', cert: '/p/console.crt', key: '/p/console.key' });
+test('limits, session lifetime and host names', () => {
+  const d = readConsoleConfig({}, 'vm');
+  assert.ok(d.ok);
+  assert.deepEqual([d.config.nodeName, d.config.sessionTtlMs, d.config.limits.maxConnections], ['vm', 12 * 3600_000, 512]);
+  const o = readConsoleConfig({ NODELET_NODE_NAME: 'n1', NODELET_CONSOLE_HOSTS: 'a.example', NODELET_CONSOLE_SESSION_HOURS: '2', NODELET_CONSOLE_MAX_CONNECTIONS: '9' }, 'vm');
+  assert.ok(o.ok);
+  assert.deepEqual([o.config.nodeName, o.config.extraHosts, o.config.sessionTtlMs, o.config.limits.maxConnections], ['n1', 'a.example', 2 * 3600_000, 9]);
+  const bad = readConsoleConfig({ NODELET_CONSOLE_MAX_CONNECTIONS: '0' });
+  assert.equal(bad.ok, false);
+  // HOSTNAME (exported by container runtimes as the container's name) never changes the bind address.
+  const h = readConsoleConfig({ HOSTNAME: 'abc123' });
+  assert.ok(h.ok);
+  assert.equal(h.config.hostname, '127.0.0.1');
 });

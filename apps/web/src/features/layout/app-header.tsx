@@ -39,6 +39,9 @@ export function AppHeader() {
         <span className="dot" aria-hidden />
         {live.state}
       </span>
+      <form method="post" action="/sign-out" className="sign-out">
+        <button type="submit" data-testid="sign-out" title="End this console session">Sign out</button>
+      </form>
     </header>
   );
 }
