@@ -2,19 +2,22 @@
 // a SIGKILLed agent (stateless restart), and (containerd) the runtime daemon going away and coming back.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import { waitUntil } from '../../e2e/harness.ts';
+import { pidAlive } from '../../packages/core/src/util/process.ts';
 import type { SuiteContext } from './suite.ts';
 import { bareId, containerStatus as cs, ctr, getPod, listPods, removePod, waitPod, writePod } from './pods.ts';
 
-/** Host PIDs whose command line contains `mark`. */
-export function pidsWith(mark: string): number[] {
+/** Host PIDs whose command line contains `mark` (`containerOnly`: not the embedded runtime's setup / waiter shells). */
+export function pidsWith(mark: string, containerOnly = false): number[] {
   const out: number[] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(mark)) out.push(Number(d));
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (cmd.includes(mark) && !(containerOnly && cmd.includes('NODELET_'))) out.push(Number(d));
     } catch {
       // gone
     }
@@ -112,6 +115,37 @@ export function defineDisruptionScenarios(ctx: SuiteContext): void {
       await waitPod(a, 'keep', 'restarted after the agent restart', (x) => (cs(x, 'c')?.restartCount ?? 0) >= 1);
     });
 
+    it('embedded runtime SIGKILLed: the agent restarts it, which adopts running containers and reports the ones that died meanwhile', async (t) => {
+      const { agent: a, rt } = ctx;
+      if (rt.endpoint) return t.skip('the agent supervises only the embedded runtime it runs');
+      writePod(a, 'adopt', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop(mk('m-adopt')))] });
+      writePod(a, 'lost', { restartPolicy: 'Always', terminationGracePeriodSeconds: 1, containers: [ctr('c', rt.image, loop(mk('m-lost')))] });
+      const adopt = await waitPod(a, 'adopt', 'running', (x) => Boolean(cs(x, 'c')?.state?.running));
+      const lost = await waitPod(a, 'lost', 'running', (x) => Boolean(cs(x, 'c')?.state?.running));
+      const pidFile = join(a.rootDir, 'runtime', 'runtime.pid');
+      const old = Number(readFileSync(pidFile, 'utf8').trim());
+      process.kill(old, 'SIGKILL');
+      // While no runtime runs: the container of 'lost' is killed (its own processes, not the runtime's waiter).
+      const victims = pidsWith(mk('m-lost'), true);
+      assert.ok(victims.length > 0, 'the container process of lost is visible');
+      for (const pid of victims) process.kill(pid, 'SIGKILL');
+      await waitUntil('a new runtime process', () => {
+        const pid = Number(readFileSync(pidFile, 'utf8').trim());
+        return pid !== old && pidAlive(pid);
+      }, 60_000);
+      await waitUntil('healthz ok with the new runtime', async () => (await fetch(`http://127.0.0.1:${a.ports.healthz}/healthz`)).status === 200, 60_000);
+      const kept = await waitPod(a, 'adopt', 'still running', (x) => Boolean(cs(x, 'c')?.state?.running));
+      assert.equal(cs(kept, 'c')?.containerID, cs(adopt, 'c')?.containerID, 'the running container was adopted (same id)');
+      assert.equal(cs(kept, 'c')?.restartCount, cs(adopt, 'c')?.restartCount);
+      const after = await waitPod(a, 'lost', 'restarted', (x) => (cs(x, 'c')?.restartCount ?? 0) >= 1 && Boolean(cs(x, 'c')?.state?.running));
+      assert.notEqual(cs(after, 'c')?.containerID, cs(lost, 'c')?.containerID);
+      assert.equal(cs(after, 'c')?.lastState?.terminated?.exitCode, 137, 'the exit the container had while the runtime was down');
+      assert.match(a.logTail(200_000), /embedded runtime restarted/);
+      removePod(a, 'adopt');
+      removePod(a, 'lost');
+      await waitUntil('pods gone', async () => !(await getPod(a, 'adopt')) && !(await getPod(a, 'lost')), 30_000);
+    });
+
     it('containerd stopped while pods run: runtime not ready, no pod deleted, all resumes', async (t) => {
       const { agent: a, rt } = ctx;
       if (!rt.stopDaemon || !rt.startDaemon) return t.skip('only for a runtime daemon the suite controls');
@@ -132,7 +166,8 @@ export function defineDisruptionScenarios(ctx: SuiteContext): void {
       } finally {
         await rt.startDaemon();
       }
-      await waitUntil('healthz ok again', async () => (await fetch(`http://127.0.0.1:${a.ports.healthz}/healthz`)).status === 200, 30_000);
+      // Back within seconds (the CRI channel reconnects within 1 s, readiness is re-read as soon as it does).
+      await waitUntil('healthz ok again', async () => (await fetch(`http://127.0.0.1:${a.ports.healthz}/healthz`)).status === 200, 10_000);
       const after = snapshot(await listPods(a));
       const keys = Object.keys(before).filter((k) => before[k]?.includes('#') && after[k] !== undefined);
       const keepKey = keys.find((k) => (before[k] ?? '').length > 0 && k.endsWith('/c') && after[k] === before[k]);
