@@ -52,6 +52,13 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
   // of the container (an image's /var/run -> /run would otherwise create the mount point on the host).
   const mounts: string[] = [];
   for (const m of wanted) {
+    // One mount per line of tab-separated fields (linux/scripts.ts): a tab or newline in a path would forge
+    // another mount; a path not starting with "/" could be an option of mount.
+    const bad = [m.src, m.dst].find((p) => !p.startsWith('/') || /[\t\n\0]/.test(p));
+    if (bad !== undefined) {
+      rmSync(dir, { recursive: true, force: true });
+      return fail('INVALID_ARGUMENT', `failed to generate container spec: mount ${JSON.stringify(m.dst)}: path ${JSON.stringify(bad)} must be absolute, without tabs or newlines`);
+    }
     const dst = resolveInRoot(rootfs, m.dst);
     if (!dst.ok) return fail('UNKNOWN', `failed to generate container spec: mount ${m.dst}: ${dst.reason}`);
     mounts.push(`${m.mode}\t${m.src}\t${dst.path}`);

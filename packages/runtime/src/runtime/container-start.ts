@@ -7,7 +7,7 @@ import { envWords } from '../linux/host-env.ts';
 import { CONTAINER_INIT_SCRIPT, PAYLOAD_SCRIPT } from '../linux/scripts.ts';
 import { CriLogWriter } from '../logs/cri-log-writer.ts';
 import { registerContainerStdin } from '../streaming/container-stdin.ts';
-import { ptyArgv } from '../streaming/pty.ts';
+import { ptyCommand } from '../streaming/pty.ts';
 import type { ContainerRecord, SandboxRecord } from '../state/types.ts';
 import { isAlive, procStartTime } from '../util/proc.ts';
 import { resolveInRoot } from '../util/resolve-in-root.ts';
@@ -141,9 +141,9 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
     return startFailed(ctx, rec, `failed to create container log: ${String(err)}`);
   }
   // tty: the container runs on a pty (its output is the terminal's); its stdin is a pipe kept open for attach.
-  const argv = rec.config.tty ? ptyArgv(built.value) : built.value;
+  const pty = rec.config.tty ? ptyCommand(built.value) : { argv: built.value, env: {} };
   const stdin = rec.config.stdin || rec.config.tty ? 'pipe' : 'ignore';
-  const r = await launch(argv, { env: buildEnv(ctx, rec, lower), output: 'pipe', stdin });
+  const r = await launch(pty.argv, { env: { ...buildEnv(ctx, rec, lower), ...pty.env }, output: 'pipe', stdin });
   pipeLogs(r.child.stdout, log, 'stdout');
   pipeLogs(r.child.stderr, log, 'stderr');
   r.child.once('close', () => log?.close());

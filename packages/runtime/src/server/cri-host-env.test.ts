@@ -122,6 +122,14 @@ test('LD_PRELOAD / LD_AUDIT / LD_LIBRARY_PATH of a pod load nothing into host he
     assert.equal(JSON.parse(s.text(ERROR)).status, 'Success', name);
     assert.deepEqual(hostHits(), [], `${name}: code ran in host helpers`);
   }
+  // tty: the container and an exec run under util-linux script on a pty
+  const tty = await start(pod, 'tty', [BUSYBOX, 'sh', '-c', 'echo up; exec sleep 1000'], { envs: envsOf({ LD_PRELOAD: so }), tty: true });
+  await until(() => existsSync(join(logDir, 'tty', '0.log')) && readFileSync(join(logDir, 'tty', '0.log'), 'utf8').includes('up'), 'tty up');
+  const { url } = await h.rt.Exec({ containerId: tty, cmd: [BUSYBOX, 'echo', 'on a tty'], tty: true, stdout: true });
+  const s = await openChannelSession(url.replace(/^http:/, 'ws:'), ['v5.channel.k8s.io']);
+  await s.closed;
+  assert.equal(s.text(STDOUT), 'on a tty\r\n');
+  assert.deepEqual(hostHits(), [], 'tty: code ran in host helpers');
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
   assert.deepEqual(hostHits(), []);
 });
@@ -190,5 +198,25 @@ test('a working dir climbing out of the root stays inside the container', { skip
   const id = await start(pod, 'wd', [BUSYBOX, 'pwd'], { workingDir: `/${'../'.repeat(12)}tmp/${name}` });
   assert.equal(await exitedLog(id, 'wd'), `/tmp/${name}\n`);
   assert.equal(existsSync(`/tmp/${name}`), false, 'no directory made on the host');
+  await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
+});
+
+test('a mount path with a newline or tab cannot forge another mount; relative paths are refused', { skip }, async () => {
+  const pod = await runPod('mounts');
+  const data = join(h.dir, 'mount-src');
+  mkdirSync(data);
+  const cases = [
+    { containerPath: '/x\nrw\t/etc\t/hostetc', hostPath: data },
+    { containerPath: '/x', hostPath: `${data}\trw` },
+    { containerPath: 'relative', hostPath: data },
+    { containerPath: '/x', hostPath: '-o' },
+  ];
+  for (const m of cases) {
+    await assert.rejects(
+      h.rt.CreateContainer({ podSandboxId: pod.id, config: containerConfig('forged', [BUSYBOX, 'ls', '/hostetc'], { mounts: [m] }), sandboxConfig: pod.config }),
+      /INVALID_ARGUMENT.*must be absolute, without tabs or newlines/,
+      JSON.stringify(m),
+    );
+  }
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
 });

@@ -12,17 +12,18 @@ import { descendantsOf, killTree, signal } from '../util/proc.ts';
 import { exitStatus, failureStatus } from './channel-protocol.ts';
 import { runAttachSession } from './attach-session.ts';
 import type { ExecIo } from './exec-io.ts';
-import { ptyArgv, resizer } from './pty.ts';
+import { ptyCommand, resizer } from './pty.ts';
 import type { ExecStreamRequest } from './streaming-server.ts';
 
 export function runExecSession(ctx: RuntimeContext, io: ExecIo, req: ExecStreamRequest): void {
   if (req.kind === 'attach') return runAttachSession(ctx, io, req);
   const built = execCommand(ctx, req.containerId, req.cmd);
   if (!built.ok) return io.finish(failureStatus(built.message));
-  const argv = req.tty ? ptyArgv(built.value.argv) : built.value.argv;
+  const pty = req.tty ? ptyCommand(built.value.argv) : { argv: built.value.argv, env: {} };
   // With a tty `script` copies stdin to the terminal: it needs a stdin even when the client sends none.
   const stdin = req.stdin || req.tty ? 'pipe' : 'ignore';
-  const child = spawn(argv[0]!, argv.slice(1), { env: built.value.env, stdio: [stdin, 'pipe', 'pipe', 'ignore'] });
+  const argv = pty.argv;
+  const child = spawn(argv[0]!, argv.slice(1), { env: { ...built.value.env, ...pty.env }, stdio: [stdin, 'pipe', 'pipe', 'ignore'] });
   child.stdout?.on('data', (d: Buffer) => io.stdout?.(d));
   child.stderr?.on('data', (d: Buffer) => (req.tty ? io.stdout : io.stderr)?.(d));
   child.stdin?.on('error', () => undefined);

@@ -1,23 +1,22 @@
-/** The pty wrapper's command line: shell quoting of the argv handed to util-linux script. */
+/** The pty wrapper: util-linux script runs a fixed command that takes the argv from NODELET_PTY_* variables. */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { ptyArgv, shellQuote } from './pty.ts';
+import { hostEnv } from '../linux/host-env.ts';
+import { ptyCommand, PTY_SCRIPT, SCRIPT_BIN } from './pty.ts';
 
-test('shell quoting keeps plain words and single-quotes the rest', () => {
-  const table: [string, string][] = [
-    ['tty', 'tty'],
-    ['/usr/bin/nsenter', '/usr/bin/nsenter'],
-    ['--mount', '--mount'],
-    ['echo hi', `'echo hi'`],
-    ["it's", `'it'\\''s'`],
-    ['', `''`],
-    ['$HOME;rm', `'$HOME;rm'`],
-  ];
-  for (const [word, quoted] of table) assert.equal(shellQuote(word), quoted, word);
+test('the command runs under script: quiet, exit code passed on, echo on, no typescript file, a fixed script text', () => {
+  const words = ['nsenter', '-t', '1', '--', 'sh', '-c', 'stty size'];
+  const pty = ptyCommand(words);
+  assert.deepEqual(pty.argv, [SCRIPT_BIN, '--quiet', '--return', '--echo', 'always', '--flush', '--command', PTY_SCRIPT, '/dev/null']);
+  assert.deepEqual(pty.env, Object.fromEntries(words.map((w, i) => [`NODELET_PTY_${i}`, w])));
 });
 
-test('the command runs under script: quiet, exit code passed on, echo on, no typescript file', () => {
-  assert.deepEqual(ptyArgv(['nsenter', '-t', '1', '--', 'sh', '-c', 'stty size']), [
-    '/usr/bin/script', '--quiet', '--return', '--echo', 'always', '--flush', '--command', `nsenter -t 1 -- sh -c 'stty size'`, '/dev/null',
-  ]);
+test('odd words reach the command unchanged and no NODELET_PTY_ variable is left', { skip: !existsSync(SCRIPT_BIN) && 'no util-linux script' }, () => {
+  const odd = ["it's", '$(echo no)', '`echo no`', '"; exit 9; "', 'two\nlines', '', '-n', 'ünï ✓', '$NODELET_PTY_0'];
+  const pty = ptyCommand(['/bin/sh', '-c', 'printf "[%s]" "$@"; env | grep -c NODELET_PTY_', 'sh', ...odd]);
+  const r = spawnSync(pty.argv[0]!, pty.argv.slice(1), { env: hostEnv(pty.env), input: '', encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr); // grep -c found nothing
+  assert.equal(r.stdout.replace(/\r\n/g, '\n'), `${odd.map((w) => `[${w}]`).join('')}0\n`);
 });

@@ -1,7 +1,7 @@
 /**
  * A pseudo-terminal for exec / attach with tty=true. Node has no pty API, so the command runs under util-linux
  * `script` (it opens a pty pair, runs the command on the slave side as a session leader with it as the
- * controlling terminal, and copies stdin → master → stdout). Window size changes are applied to the slave with
+ * controlling terminal, and copies stdin → master → stdout; its environment is the fixed host one). Window size changes are applied to the slave with
  * `stty -F <pts> rows H cols W` (the kernel then signals SIGWINCH to the foreground process group).
  */
 import { execFile } from 'node:child_process';
@@ -13,14 +13,18 @@ import { hostEnv } from '../linux/host-env.ts';
 export const SCRIPT_BIN = '/usr/bin/script';
 export const STTY_BIN = '/usr/bin/stty';
 
-/** POSIX shell quoting of one word. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+/**
+ * What `script` runs (through `/bin/sh -c`): the words of NODELET_PTY_0, NODELET_PTY_1, ... (ptyCommand) as
+ * argv, so no word (a container's command, its env) ever becomes part of a script text; the variables are
+ * gone before the exec.
+ */
+export const PTY_SCRIPT =
+  'i=0; set --; while eval "[ -n \\"\\${NODELET_PTY_$i+x}\\" ]"; do eval "set -- \\"\\$@\\" \\"\\$NODELET_PTY_$i\\"; unset NODELET_PTY_$i"; i=$((i+1)); done; exec "$@"';
 
-/** argv that runs `argv` on a new pty (echo on, as a terminal; exit code passed through). */
-export function ptyArgv(argv: string[]): string[] {
-  return [SCRIPT_BIN, '--quiet', '--return', '--echo', 'always', '--flush', '--command', argv.map(shellQuote).join(' '), '/dev/null'];
+/** argv + env settings that run `argv` on a new pty (echo on, as a terminal; exit code passed through). */
+export function ptyCommand(argv: string[]): { argv: string[]; env: Record<string, string> } {
+  const env = Object.fromEntries(argv.map((word, i) => [`NODELET_PTY_${i}`, word]));
+  return { argv: [SCRIPT_BIN, '--quiet', '--return', '--echo', 'always', '--flush', '--command', PTY_SCRIPT, '/dev/null'], env };
 }
 
 /** The pts that `pid` (a container on a pty) or the command under it (`script`) has as stdin, once running. */
