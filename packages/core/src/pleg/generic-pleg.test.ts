@@ -160,3 +160,23 @@ test('changed pods are inspected side by side, up to inspectConcurrency', async 
   assert.equal(peak, 2);
   assert.equal(pleg.watch().length, 6);
 });
+
+test('updateCache: a failed read caches the error and the pod is read again at the next relist', async () => {
+  const clock = new FakeClock();
+  const runtime = new FakeContainerRuntime();
+  const cache = new StatusCache();
+  const pleg = new GenericPleg({ runtime, cache, clock, logger: nullLogger });
+  runtime.pods = [pod('u1', [['c1', 'running']])];
+  await pleg.relist();
+  runtime.failStatus.set('u1', new Error('ContainerStatus: deadline exceeded'));
+  await clock.step(1);
+  await pleg.updateCache('u1', 'pod-u1', 'default');
+  assert.match(String(cache.get('u1').error), /deadline exceeded/);
+  assert.equal(pleg.pendingReinspection, 1);
+  runtime.failStatus.clear();
+  await clock.step(1);
+  await pleg.relist(); // nothing changed in the listing: the pod is re-read because the last read failed
+  assert.equal(cache.get('u1').error, undefined);
+  assert.equal(cache.get('u1').modified, clock.now());
+  assert.equal(pleg.pendingReinspection, 0);
+});

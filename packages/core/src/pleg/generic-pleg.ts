@@ -102,8 +102,8 @@ export class GenericPleg implements PodLifecycleEventGenerator {
       const status = await this.deps.runtime.getPodStatus(uid, name, namespace);
       this.deps.cache.set(uid, this.records.applyExits(status), undefined, timestamp);
     } catch (err) {
-      const prev = this.deps.cache.get(uid).status;
-      this.deps.cache.set(uid, prev, err as Error, timestamp);
+      // As a failed inspection: the error is cached and the pod re-read at the next relist (else it stays errored).
+      this.failed(uid, this.records.current(uid) ?? { uid, name, namespace, containers: [], sandboxes: [] }, err as Error, timestamp);
     }
   }
 
