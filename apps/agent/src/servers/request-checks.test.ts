@@ -66,6 +66,13 @@ describe('malformed URL escapes → 400 with a message', () => {
     assert.equal(r.status, 400);
     assert.match(r.body, /invalid URL escape/);
   });
+  // `new URL('//?x=1', base)` throws: on the read-only and healthz ports that was an uncaught exception (agent exit).
+  for (const server of ['kubelet', 'readonly', 'healthz'] as const) {
+    it(`${server} GET //?x=1 is a 404, and the server stays up`, async () => {
+      assert.equal((await doRequest(`${bases[server]}//?x=1`, tlsFor(bases[server]))).status, 404);
+      assert.equal((await doRequest(`${bases[server]}/healthz`, tlsFor(bases[server]))).status, 200);
+    });
+  }
   it('well-formed escapes still route: /containerLogs/default/web/ma%69n', async () => {
     const r = await doRequest(`${bases.kubelet}/containerLogs/default/web/ma%69n`, tls);
     assert.deepEqual([r.status, r.body], [200, 'hello\n']);
