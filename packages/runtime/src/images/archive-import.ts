@@ -11,6 +11,7 @@ import type { BlobStore } from './blob-store.ts';
 import { MEDIA, parseManifest, selectPlatform, type Descriptor } from './oci.ts';
 import { normalizeReference } from './reference.ts';
 import type { ImageFailure } from './types.ts';
+import { hostEnv } from '../linux/host-env.ts';
 
 const run = promisify(execFile);
 
@@ -34,7 +35,7 @@ export async function readArchive(src: string, blobs: BlobStore, tmpRoot: string
   const tmp = path.join(tmpRoot, `import-${randomBytes(6).toString('hex')}`);
   await fsp.mkdir(tmp, { recursive: true });
   try {
-    await run('tar', ['-xf', src, '-C', tmp, '--no-same-owner', '--no-same-permissions'], { maxBuffer: 1 << 20 });
+    await run('tar', ['-xf', src, '-C', tmp, '--no-same-owner', '--no-same-permissions'], { maxBuffer: 1 << 20, env: hostEnv() });
     return await readLayoutOrDocker(tmp, blobs, true);
   } catch (err) {
     return invalid(`import ${src}: ${err instanceof Error ? err.message.trim() : String(err)}`);

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import * as tarStream from 'tar-stream';
 import type { Header } from 'tar-stream';
+import { hostEnv } from '../linux/host-env.ts';
 
 const run = promisify(execFile);
 const WH = '.wh.';
@@ -240,8 +241,8 @@ class ApplyState {
     await this.removePath(rel);
     const target = this.abs(rel);
     try {
-      if (h.type === 'fifo') await run('mkfifo', [target]);
-      else await run('mknod', [target, h.type === 'block-device' ? 'b' : 'c', String(h.devmajor), String(h.devminor)]);
+      if (h.type === 'fifo') await run('mkfifo', ['--', target], { env: hostEnv() });
+      else await run('mknod', ['--', target, h.type === 'block-device' ? 'b' : 'c', String(h.devmajor), String(h.devminor)], { env: hostEnv() });
       await this.meta(target, h, false);
     } catch {
       this.skipped++;

@@ -15,6 +15,7 @@ import { writeJsonAtomic } from '../util/atomic-json.ts';
 import type { Logger } from '../util/logger.ts';
 import { bridgeConfig, findCniBinDir, invokePlugin, resultIp, spawnPlugin, type BridgeNetwork, type CniExec } from './cni.ts';
 import { parseProcRoutes, pickSubnet, routed, type Route } from './subnet.ts';
+import { hostEnv } from '../linux/host-env.ts';
 
 /** The bridge of a /24: `nodelet-e<third octet>` (at most 12 characters, under IFNAMSIZ). */
 export const bridgeOf = (subnet: string): string => `nodelet-e${subnet.split('.')[2]}`;
@@ -88,7 +89,7 @@ export class PodNetwork {
       } catch {
         return; // no bridge
       }
-      const ip = this.d.ip ?? (async (args: string[]) => (await run('ip', args)).stdout);
+      const ip = this.d.ip ?? (async (args: string[]) => (await run('ip', args, { env: hostEnv() })).stdout);
       if (ports === 0) await ip(['link', 'del', bridge]).catch((err: unknown) => this.d.logger.warn('cannot remove bridge', { bridge, err: String(err) }));
       this.d.logger.debug('pod network released', { subnet: this.subnet, bridge, ports });
     });
