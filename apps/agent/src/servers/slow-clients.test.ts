@@ -3,10 +3,13 @@
  * stay silent) on a real kubelet server (TLS) and a real read-only server, port 0, with a cap of 100 connections
  * and a 1 s header timeout: the servers never hold more than the cap, refuse the rest, drop every slow client,
  * answer a normal client afterwards, and the process's RSS grows by less than 100 MiB (a resource bound).
- * Then, with tiny timeouts, streams outlive them: log follow, a tRPC SSE subscription and a socket.io websocket.
+ * Then, with tiny timeouts, streams outlive them: log follow, a tRPC SSE subscription, a socket.io websocket and a
+ * port-forward upgrade proxied to a runtime streaming server (an echo here).
  */
 import assert from 'node:assert/strict';
-import { connect as netConnect, type Socket } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { io as ioConnect } from 'socket.io-client';
@@ -26,15 +29,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const kubelet = new FakeKubelet();
 kubelet.pods = [fakePod('default', 'web')];
 
-/** Tracks the most connections a server held at once, and how many it refused (Node's 'drop' at the cap). */
+/**
+ * Tracks the most connections a server held at once (its own count, read when each is accepted: a socket's 'close'
+ * event comes a tick after the server stopped counting it), and how many it refused (Node's 'drop' at the cap).
+ */
 function connectionGauge(server: import('node:net').Server): { max(): number; refused(): number } {
-  let open = 0;
   let max = 0;
   let refused = 0;
-  server.on('connection', (s: Socket) => {
-    max = Math.max(max, ++open);
-    s.once('close', () => open--);
-  });
+  server.on('connection', () => server.getConnections((_err, n) => (max = Math.max(max, n))));
   server.on('drop', () => refused++);
   return { max: () => max, refused: () => refused };
 }
@@ -109,10 +111,24 @@ describe(`${SLOW_CLIENTS} slow clients against a cap of ${LIMITS.maxConnections}
 describe('streams outlive the header and idle timeouts', () => {
   const tiny: HttpLimits = { maxConnections: 50, headerTimeoutMs: 200, idleTimeoutMs: 200 };
   let ts: TestServer;
+  let echo: Server;
   before(async () => {
-    ts = await startTestServer(kubelet, { limits: tiny });
+    // The runtime's streaming server stand-in: switches protocols and echoes.
+    echo = createServer();
+    echo.on('upgrade', (_req, socket: Socket) => {
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+      socket.pipe(socket);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/pf`;
+    const cri = { exec: async () => ({ ok: true as const, url }), attach: async () => ({ ok: true as const, url }), portForward: async () => ({ ok: true as const, url }), sandboxOf: async () => 'sb', close: () => undefined };
+    ts = await startTestServer(kubelet, { limits: tiny, cri });
   });
-  after(() => ts.close());
+  after(async () => {
+    echo.closeAllConnections();
+    echo.close();
+    await ts.close();
+  });
   const quiet = () => sleep(5 * (tiny.headerTimeoutMs + tiny.idleTimeoutMs));
 
   it('log follow: quiet for 2 s, then the next line still arrives', async () => {
@@ -136,6 +152,23 @@ describe('streams outlive the header and idle timeouts', () => {
     for (let i = 0; i < 200 && got.length === 0; i++) await sleep(10);
     sub.unsubscribe();
     assert.equal(got.length, 1);
+  });
+
+  it('port-forward upgrade: quiet for 2 s, then bytes still go through', async () => {
+    const socket = await new Promise<import('node:stream').Duplex>((resolve, reject) => {
+      const headers = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+      const req = httpsRequest(`${ts.base}/portForward/default/web`, { headers, ...ts.consoleTls, agent: false });
+      req.on('upgrade', (_res, s) => resolve(s));
+      req.on('response', (res) => reject(new Error(`no upgrade: ${res.statusCode}`)));
+      req.on('error', reject);
+      req.end();
+    });
+    await quiet();
+    const back = new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString())));
+    socket.write('ping');
+    const got = await back;
+    socket.destroy();
+    assert.equal(got, 'ping');
   });
 
   it('socket.io websocket: still connected after 2 s and receives an event', async () => {

@@ -4,6 +4,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from
 import { nullLogger } from '@nodelet/core/util/logger.ts';
 import { createAuthorizer, type Authorizer, type BearerAuthenticator, type GuardOptions } from '../servers/auth.ts';
 import type { HttpLimits } from '../servers/limits.ts';
+import type { CriStreams } from '../servers/routes/cri-streams.ts';
 import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import type { AppRouter } from '../trpc/router.ts';
 import type { FakeKubelet } from './fake-kubelet.ts';
@@ -29,6 +30,8 @@ export interface TestServerOptions {
   /** The console token matcher (auth/console-token.ts); connection limits (default the agent's). */
   consoleToken?: GuardOptions['consoleToken'];
   limits?: HttpLimits;
+  /** CRI streaming for /exec, /attach, /portForward (default none: 501). */
+  cri?: CriStreams;
 }
 
 export async function startTestServer(kubelet: FakeKubelet, opts: TestServerOptions = {}): Promise<TestServer> {
@@ -40,6 +43,7 @@ export async function startTestServer(kubelet: FakeKubelet, opts: TestServerOpti
     ...(opts.tokens ? { tokens: opts.tokens } : {}),
     ...(opts.consoleToken ? { consoleToken: opts.consoleToken } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
+    ...(opts.cri ? { cri: opts.cri } : {}),
     nodeName: 'fake-node',
     anonymousAuth: opts.anonymousAuth ?? false,
     tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
