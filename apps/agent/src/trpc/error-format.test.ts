@@ -1,15 +1,27 @@
 /**
  * tRPC error responses carry no stack trace and no host path outside development: a procedure that throws (here an
  * ENOENT naming a file under /var/lib/kubelet) answers 500 with a generic message; bad input answers 400 without a
- * stack. With NODE_ENV=development the stack is kept for debugging.
+ * stack. With NODE_ENV=development the stack is kept for debugging. The HTTP routes' error texts from the kubelet
+ * (a log file that cannot be opened) name no host path either.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FakeKubelet } from '../testing/fake-kubelet.ts';
+import type { LogsResult } from '@nodelet/core/kubelet/types.ts';
+import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { doRequest } from '../testing/https-client.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 
 class BrokenKubelet extends FakeKubelet {
+  constructor() {
+    super();
+    this.pods = [fakePod('default', 'web')];
+  }
+  override getPod() {
+    return this.pods[0];
+  }
+  override async containerLogs(): Promise<LogsResult> {
+    return { ok: false, reason: 'LogNotAvailable', message: 'failed to open log file "/var/log/pods/default_web_uid/main/0.log": ENOENT' };
+  }
   override getPods(): never {
     throw Object.assign(new Error("ENOENT: no such file or directory, open '/var/lib/kubelet/pods/uid-1/volumes'"), { code: 'ENOENT' });
   }
@@ -51,6 +63,11 @@ describe('tRPC error responses', () => {
     assert.equal(r.status, 400);
     for (const leak of LEAKS) assert.doesNotMatch(r.body, leak);
     assert.equal((JSON.parse(r.body) as { error: { data: { code: string } } }).error.data.code, 'BAD_REQUEST');
+  });
+
+  it('GET /containerLogs: a log that cannot be opened is 400 naming no host path', async () => {
+    const r = await doRequest(`${ts.base}/containerLogs/default/web/main`, ts.consoleTls);
+    assert.deepEqual([r.status, r.body], [400, 'failed to open log file "<path>": ENOENT\n']);
   });
 
   it('NODE_ENV=development keeps the stack and the real message', async () => {

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { KubeletApi, LogsResult } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
-import { badRequest, decodeSegments, sendText } from '../http-util.ts';
+import { badRequest, decodeSegments, redactPaths, sendText } from '../http-util.ts';
 import { parseLogOptions } from './log-options.ts';
 
 export async function handleContainerLogs(
@@ -58,7 +58,10 @@ export async function handleContainerLogs(
   if (result.ok || abort.signal.aborted) return endBody(res);
   if (res.headersSent) return endBody(res);
   const status = result.reason === 'PodNotFound' || result.reason === 'ContainerNotFound' ? 404 : 400;
-  sendText(res, status, `${result.message}\n`);
+  // A log file's host path stays in the agent log; the client sees "<path>".
+  const message = redactPaths(result.message);
+  if (message !== result.message) logger.warn('container log not available', { namespace, pod, container, reason: result.message });
+  sendText(res, status, `${message}\n`);
 }
 
 function endBody(res: ServerResponse): void {
