@@ -3,7 +3,7 @@
 import { test, expect, type Locator } from '@playwright/test';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStack, type Stack } from './harness.ts';
+import { signIn, startStack, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -27,6 +27,11 @@ test.afterAll(async () => {
   await stack?.stop();
 });
 
+// Each test's browser context signs in with the token URL, as after `npm start`.
+test.beforeEach(async ({ page }) => {
+  await signIn(page, stack);
+});
+
 async function points(l: Locator): Promise<number> {
   return Number((await l.getAttribute('data-points')) ?? 0);
 }
@@ -44,7 +49,7 @@ async function expectPerCore(chart: Locator, cores: number): Promise<void> {
   await expect.poll(() => points(chart), { timeout: 60_000 }).not.toBe(before);
 }
 
-test('the pod page shows gauges, charts with data (per core too), subcontainers and processes, live', async ({ page, request }) => {
+test('the pod page shows gauges, charts with data (per core too), subcontainers and processes, live', async ({ page }) => {
   const podName = `burner-${stack.nodeName}`;
   await page.goto(`${stack.consoleUrl}/containers/pods/default/${podName}`);
   const root = page.getByTestId('cadvisor-page');
@@ -63,20 +68,20 @@ test('the pod page shows gauges, charts with data (per core too), subcontainers 
   await expect(page.getByTestId('cadvisor-kind')).toHaveText('container');
   await expect.poll(() => points(page.getByTestId('chart-memory')), { timeout: 90_000 }).toBeGreaterThan(1);
   await expect(page.getByTestId('process-table').getByTestId('process-row').filter({ hasText: 'sh -c' }).first()).toBeVisible();
-  const cores = ((await (await request.get(`${stack.consoleUrl}/api/v1.3/machine`)).json()) as { num_cores: number }).num_cores;
+  const cores = ((await (await page.request.get(`${stack.consoleUrl}/api/v1.3/machine`)).json()) as { num_cores: number }).num_cores;
   const perCore = page.getByTestId('chart-cpu-per-core');
   if (perCpuV1) await expectPerCore(perCore, cores);
   else await expect(perCore).toContainText('per-core usage unavailable', { timeout: 90_000 });
 });
 
-test('the node page shows the machine and the cAdvisor REST API answers through the console', async ({ page, request }) => {
+test('the node page shows the machine and the cAdvisor REST API answers through the console', async ({ page }) => {
   await page.goto(`${stack.consoleUrl}/containers`);
   await expect(page.getByTestId('machine-overview')).toBeVisible();
   await expect(page.getByTestId('machine-cores')).toHaveText(/\d/);
   await expect(page.getByTestId('subcontainers').getByTestId('subcontainer-row').first()).toBeVisible();
   await expect.poll(() => points(page.getByTestId('chart-cpu')), { timeout: 90_000 }).toBeGreaterThan(1);
 
-  const r = await request.get(`${stack.consoleUrl}/api/v1.3/machine`);
+  const r = await page.request.get(`${stack.consoleUrl}/api/v1.3/machine`);
   expect(r.status()).toBe(200);
   const body = (await r.json()) as { num_cores?: number };
   expect(body.num_cores).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 // Issue 7 in the console: node conditions and eviction signals on the node page; the GC page runs image GC
 // and container GC through the tRPC mutations and shows what they removed.
 import { test, expect } from '@playwright/test';
-import { startStack, type Stack } from './harness.ts';
+import { signIn, startStack, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -11,6 +11,11 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await stack?.stop();
+});
+
+// Each test's browser context signs in with the token URL, as after `npm start`.
+test.beforeEach(async ({ page }) => {
+  await signIn(page, stack);
 });
 
 test('the node page shows the conditions and each eviction signal against its thresholds', async ({ page }) => {

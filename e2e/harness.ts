@@ -1,5 +1,7 @@
 // Starts a real agent (embedded runtime) and the real console as processes on free ports, for e2e tests and
-// benches. Everything lives under a fresh temp directory that stop() removes.
+// benches. Everything lives under a fresh temp directory that stop() removes. Specs sign in as a user does after
+// `npm start`: by opening the console URL with the agent's console token in it (signIn).
+import type { Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
@@ -47,6 +49,9 @@ export interface Stack {
   ports: { kubelet: number; readOnly: number; healthz: number; console: number };
   consoleUrl: string;
   readOnlyUrl: string;
+  /** The agent's console token (its --console-token-file) and the console URL that signs a browser in with it. */
+  token: string;
+  tokenUrl: string;
   stop(): Promise<void>;
 }
 
@@ -56,6 +61,8 @@ export interface StackOptions {
   extraAgentArgs?: string[];
   /** More agents for this stack's console (NODELET_AGENTS: /agents/<name>/..., the /nodes page); pkiDir defaults to this stack's. */
   consoleAgents?: Array<{ name: string; url: string; pkiDir?: string }>;
+  /** The agent's --console-token-file (default <root-dir>/console.token); agents behind one console share one. */
+  consoleTokenFile?: string;
 }
 
 async function stopChild(c: ChildProcess, ms = 15_000): Promise<void> {
@@ -89,6 +96,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       '--file-check-frequency', '1s',
       // Each stack owns its own cgroup tree, so concurrent agents never take each other's pod cgroups for orphans.
       '--cgroup-root', cgroupRoot,
+      ...(opts.consoleTokenFile ? ['--console-token-file', opts.consoleTokenFile] : []),
       ...(opts.extraAgentArgs ?? []),
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -98,6 +106,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   children.push(agent);
   const readOnlyUrl = `http://127.0.0.1:${ports.readOnly}`;
   const consoleUrl = `http://127.0.0.1:${ports.console}`;
+  const tokenFile = opts.consoleTokenFile ?? join(rootDir, 'console.token');
+  let token = '';
 
   const stop = async () => {
     for (const c of children.reverse()) await stopChild(c);
@@ -109,6 +119,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
   try {
     await waitUntil('agent read-only /pods', async () => (await fetch(`${readOnlyUrl}/pods`)).ok, 90_000);
+    await waitUntil('agent console token', () => existsSync(tokenFile) && readFileSync(tokenFile, 'utf8').trim().length > 0, 30_000);
+    token = readFileSync(tokenFile, 'utf8').trim();
     if (opts.withConsole !== false) {
       const webLog = createWriteStream(join(dir, 'web.log'));
       const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')], {
@@ -120,20 +132,33 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
           NEXT_TELEMETRY_DISABLED: '1',
           NODELET_AGENT_URL: `https://127.0.0.1:${ports.kubelet}`,
           NODELET_PKI_DIR: join(rootDir, 'pki'),
+          NODELET_NODE_NAME: nodeName,
           ...(opts.consoleAgents ? { NODELET_AGENTS: opts.consoleAgents.map((a) => `${a.name}=${a.url}${a.pkiDir ? `|${a.pkiDir}` : ''}`).join(',') } : {}),
         },
       });
       web.stdout?.pipe(webLog);
       web.stderr?.pipe(webLog);
       children.push(web);
-      await waitUntil('console', async () => (await fetch(consoleUrl)).ok, 90_000);
+      // Up and accepting the token (the sign-in redirect, 303); without it every page is the sign-in page.
+      await waitUntil('console sign-in', async () => (await fetch(tokenUrlOf(consoleUrl, token), { redirect: 'manual' })).status === 303, 90_000);
     }
   } catch (e) {
     const logText = existsSync(join(dir, 'agent.log')) ? readFileSync(join(dir, 'agent.log'), 'utf8').slice(-4000) : '';
     await stop();
     throw new Error(`${String(e)}\n--- agent log (tail) ---\n${logText}`);
   }
-  return { dir, rootDir, manifests, nodeName, ports, consoleUrl, readOnlyUrl, stop };
+  return { dir, rootDir, manifests, nodeName, ports, consoleUrl, readOnlyUrl, token, tokenUrl: tokenUrlOf(consoleUrl, token), stop };
+}
+
+const tokenUrlOf = (consoleUrl: string, token: string, path = '/') => `${consoleUrl}${path}?token=${encodeURIComponent(token)}`;
+
+/**
+ * Signs the page's browser context in by opening the token URL (of `path`, default `/`), as a user opens the URL
+ * `npm start` prints: the console sets its session cookie and redirects to the same URL without the token.
+ */
+export async function signIn(page: Page, stack: Stack, path = '/'): Promise<void> {
+  const res = await page.goto(tokenUrlOf(stack.consoleUrl, stack.token, path));
+  if (!res?.ok() || page.url().includes('token=')) throw new Error(`sign-in at ${path} failed: ${res?.status()} ${page.url()}`);
 }
 
 /** GET /pods on the read-only port. */

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readOnlyPods, startStack, waitUntil, type Stack } from './harness.ts';
+import { readOnlyPods, signIn, startStack, waitUntil, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -11,6 +11,11 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await stack?.stop();
+});
+
+// Each test's browser context signs in with the token URL, as after `npm start`.
+test.beforeEach(async ({ page }) => {
+  await signIn(page, stack);
 });
 
 const manifest = (name: string) => `apiVersion: v1

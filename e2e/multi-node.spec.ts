@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
 import { staticPodYaml } from '@nodelet/agent/testing/api-node.ts';
-import { startStack, type Stack } from './harness.ts';
+import { signIn, startStack, type Stack } from './harness.ts';
 
 let api: ApiServerDouble;
 let a: Stack;
@@ -20,8 +20,11 @@ test.beforeAll(async () => {
     withConsole: false,
     extraAgentArgs: ['--kubeconfig', kubeconfig, '--node-ip', '127.0.0.1', '--authorization-mode', 'AlwaysAllow'],
   });
+  // One console over both agents: they share one console token (the one b created), so the signed-in user's token
+  // is accepted by each agent the console forwards it to.
   a = await startStack({
     nodeName: 'e2e-multi-a',
+    consoleTokenFile: join(b.rootDir, 'console.token'),
     consoleAgents: [{ name: 'b', url: `https://127.0.0.1:${b.ports.kubelet}`, pkiDir: join(b.rootDir, 'pki') }],
   });
   writeFileSync(join(b.manifests, 'web.yaml'), staticPodYaml('web'));
@@ -31,6 +34,11 @@ test.afterAll(async () => {
   await a?.stop();
   await b?.stop();
   await api?.stop();
+});
+
+// Each test's browser context signs in with the token URL, as after `npm start`.
+test.beforeEach(async ({ page }) => {
+  await signIn(page, a);
 });
 
 test('/nodes lists both agents\' nodes, live, with the cluster identity of the joined one', async ({ page }) => {

@@ -3,7 +3,7 @@
 import { test, expect } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, startStack, type Stack } from './harness.ts';
+import { freePort, signIn, startStack, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -13,6 +13,11 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await stack?.stop();
+});
+
+// Each test's browser context signs in with the token URL, as after `npm start`.
+test.beforeEach(async ({ page }) => {
+  await signIn(page, stack);
 });
 
 // The container listens on `port` only after 15 s: the tcp readiness probe fails until then.

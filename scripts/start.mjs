@@ -1,6 +1,7 @@
 // `npm start`: installs what is missing, builds the console, starts the agent (embedded runtime, examples/ as
-// the static pod directory, state under .nodelet/) and the console on 4194, prints both URLs. Ctrl-C stops all
-// of it, including the embedded runtime and therefore every pod process it started.
+// the static pod directory, state under .nodelet/) and the console on 4194, prints the URLs — the console's with
+// the agent's console token in it, as Jupyter does: opening it signs the browser in. Ctrl-C stops all of it,
+// including the embedded runtime and therefore every pod process it started.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -19,6 +20,7 @@ const ports = {
 ensureDependencies();
 ensureWebBuilt();
 
+const nodeName = process.env.NODELET_NODE_NAME ?? hostname().toLowerCase();
 log(`state directory: ${stateDir}`);
 log(`static pod manifests: ${manifests}`);
 const children = [];
@@ -28,7 +30,7 @@ const agent = spawn(
     '--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts'),
     '--root-dir', stateDir,
     '--pod-manifest-path', manifests,
-    '--node-name', process.env.NODELET_NODE_NAME ?? hostname().toLowerCase(),
+    '--node-name', nodeName,
     '--port', ports.kubelet,
     '--read-only-port', ports.readOnly,
     '--healthz-port', ports.healthz,
@@ -47,9 +49,12 @@ async function waitFor(pred, ms) {
 }
 
 const pki = join(stateDir, 'pki');
-if (!(await waitFor(() => existsSync(join(pki, 'console.key')), 60_000))) {
-  log('the agent did not create its certificates within 60 s; see its log above');
+const tokenFile = join(stateDir, 'console.token');
+// The agent writes its CA (which the console trusts for the agent's TLS) and its console token at start.
+if (!(await waitFor(() => existsSync(join(pki, 'ca.crt')) && existsSync(tokenFile), 60_000))) {
+  log('the agent did not create its certificates and console token within 60 s; see its log above');
 }
+const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '';
 const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')], {
   cwd: join(repoRoot, 'apps/web'),
   stdio: 'inherit',
@@ -59,13 +64,15 @@ const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web
     NEXT_TELEMETRY_DISABLED: '1',
     NODELET_AGENT_URL: `https://127.0.0.1:${ports.kubelet}`,
     NODELET_PKI_DIR: pki,
+    NODELET_NODE_NAME: nodeName,
   },
 });
 children.push(web);
 
 log('');
-log(`console:        http://127.0.0.1:${ports.console}/`);
-log(`kubelet API:    https://127.0.0.1:${ports.kubelet}/pods (client certificate: ${pki}/console.crt)`);
+log(`console:        http://127.0.0.1:${ports.console}/?token=${encodeURIComponent(token)}`);
+log(`                (opening it signs you in; the token is in ${tokenFile})`);
+log(`kubelet API:    curl --cacert ${pki}/ca.crt -H "Authorization: Bearer $(cat ${tokenFile})" https://127.0.0.1:${ports.kubelet}/pods`);
 log(`read-only API:  http://127.0.0.1:${ports.readOnly}/pods`);
 log(`healthz:        http://127.0.0.1:${ports.healthz}/healthz`);
 log(`live tail:      npm run -s tail`);

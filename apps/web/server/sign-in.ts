@@ -81,10 +81,10 @@ export function signInPage(next: string, message?: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>nodelet console · sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font:15px system-ui,sans-serif;background:#0f1419;color:#e6e6e6;display:grid;place-items:center;min-height:90vh}
-form{background:#1a2129;padding:24px 28px;border-radius:8px;width:min(440px,90vw)}h1{font-size:18px;margin:0 0 12px}
-input[type=password]{width:100%;box-sizing:border-box;padding:8px;margin:8px 0 14px;background:#0f1419;color:inherit;border:1px solid #3a4552;border-radius:4px}
-button{padding:7px 16px;border:0;border-radius:4px;background:#3b82f6;color:#fff;cursor:pointer}.err{color:#f87171}small{color:#9aa5b1}</style>
+<style>body{font:15px system-ui,sans-serif;background:#f5f7fa;color:#1f2933;display:grid;place-items:center;min-height:90vh}
+form{background:#fff;border:1px solid #dde3ea;padding:24px 28px;border-radius:8px;width:min(440px,90vw)}h1{font-size:18px;margin:0 0 12px}
+input[type=password]{width:100%;box-sizing:border-box;padding:8px;margin:8px 0 14px;border:1px solid #c5ced8;border-radius:4px}
+button{padding:7px 16px;border:0;border-radius:4px;background:#2563eb;color:#fff;cursor:pointer}.err{color:#b91c1c}small{color:#616e7c}</style>
 </head><body><form method="post" action="${SIGN_IN_PATH}" data-testid="sign-in-form">
 <h1>◆ nodelet console</h1>${msg}
 <label for="token">Token</label>
