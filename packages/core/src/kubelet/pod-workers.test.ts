@@ -52,7 +52,11 @@ function setup() {
   const handlers = new RecordingHandlers();
   /** Fresh reads asked for: [uid, clock time when asked]. The test writes the cache itself. */
   const refreshes: Array<[string, number]> = [];
-  const refresh = async (uid: string) => void refreshes.push([uid, clock.now()]);
+  const slowRead = { gate: Promise.resolve() };
+  const refresh = async (uid: string) => {
+    refreshes.push([uid, clock.now()]);
+    await slowRead.gate;
+  };
   const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger, refresh }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
   const flush = () => new Promise((r) => setImmediate(r));
   const tick = async () => {
@@ -61,7 +65,7 @@ function setup() {
     cache.updateTime(clock.now());
     await flush();
   };
-  return { clock, cache, handlers, workers, flush, tick, refreshes };
+  return { clock, cache, handlers, workers, flush, tick, refreshes, slowRead };
 }
 
 const v = (name: string, version: string) => {
@@ -142,6 +146,26 @@ test('after a sync that changed the runtime, only a read of the pod begun after 
   workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
   await workers.waitIdle('uid-a');
   assert.equal(handlers.log.length, 4);
+});
+
+test('after a sync that changed the runtime, the worker waits for its fresh read to land before reading the cache', async () => {
+  const { clock, cache, handlers, workers, flush, refreshes, slowRead } = setup();
+  handlers.acting.add('a');
+  let land!: () => void;
+  slowRead.gate = new Promise<void>((r) => (land = r));
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  const syncedAt = clock.now();
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await clock.step(1);
+  assert.equal(refreshes.length, 1);
+  // Newer than the sync, but possibly an old read with an exit patched in: not taken while the read is under way.
+  cache.set('uid-a', emptyStatus('uid-a'), undefined, syncedAt + 1);
+  await flush();
+  assert.equal(handlers.log.length, 1);
+  land();
+  await workers.waitIdle('uid-a');
+  assert.equal(handlers.log.length, 2);
 });
 
 test('kill: terminating with the grace period override, then terminated, then finished', async () => {

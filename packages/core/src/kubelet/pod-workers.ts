@@ -5,9 +5,9 @@
  * cache newer than the end of the worker's previous sync (pod_workers.go: GetNewerThan(uid, lastSyncTime)), so
  * it never acts on stale runtime state. After a sync that changed the runtime (created, started or killed
  * something) only the pod's own entry counts, not the cache's global timestamp: the worker asks for a fresh
- * read of the pod (`refresh`, begun after the sync ended) and waits for it, or for any newer read by PLEG. A
- * runtime event that is late (the evented PLEG's global refresh ran ahead of it) can then no longer make the
- * worker start a container again whose start it just made.
+ * read of the pod (`refresh`, begun after the sync ended), waits for it to land, then takes the pod's entry if
+ * newer than the sync (that read, or a newer one). A runtime event that is late (the evented PLEG's global
+ * refresh ran ahead of it) can then no longer make the worker start a container again whose start it just made.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
@@ -55,6 +55,8 @@ interface WorkerState {
   lastSyncTime: number;
   /** The last sync acted: the next one needs a status of this pod read after it (see the file comment). */
   needsPodStatus: boolean;
+  /** That read, under way (resolves when it is in the cache, or failed). */
+  refreshed?: Promise<void>;
   idle: Array<() => void>;
 }
 
@@ -167,6 +169,8 @@ export class PodWorkers {
   }
 
   private async step(w: WorkerState, u: UpdatePodOptions): Promise<void> {
+    // The fresh read first: until it lands, an entry newer than the sync may still be an old read patched later.
+    if (w.needsPodStatus) await w.refreshed;
     const { status, error } = await this.deps.cache.getNewerThan(w.uid, w.lastSyncTime, { podEntryOnly: w.needsPodStatus });
     let requeue: number | undefined = this.config.resyncIntervalMs;
     let acted = false;
@@ -196,7 +200,7 @@ export class PodWorkers {
     }
     w.lastSyncTime = this.deps.clock.now();
     w.needsPodStatus = acted;
-    if (acted && w.pod) void this.refreshAfterSync(w, w.pod);
+    w.refreshed = acted && w.pod ? this.refreshAfterSync(w, w.pod) : undefined;
     if (requeue !== undefined && w.phase !== 'finished') this.queue.set(w.uid, this.deps.clock.now() + requeue);
     else this.queue.delete(w.uid);
   }

@@ -180,3 +180,29 @@ test('updateCache: a failed read caches the error and the pod is read again at t
   assert.equal(cache.get('u1').modified, clock.now());
   assert.equal(pleg.pendingReinspection, 0);
 });
+
+test('exited: while an updateCache read of the pod is in flight, the patched status keeps its age', async () => {
+  const clock = new FakeClock();
+  const runtime = new FakeContainerRuntime();
+  const cache = new StatusCache();
+  const pleg = new GenericPleg({ runtime, cache, clock, logger: nullLogger });
+  runtime.pods = [pod('u1', [['c1', 'running'], ['c2', 'created']])];
+  await pleg.relist();
+  const listedAt = clock.now();
+  // A pod worker started c2 and asked for a fresh read; the read is slow.
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const read = runtime.getPodStatus.bind(runtime);
+  runtime.getPodStatus = async (...a) => (await gate, read(...a));
+  runtime.pods = [pod('u1', [['c1', 'running'], ['c2', 'running']])];
+  await clock.step(5);
+  const refreshing = pleg.updateCache('u1', 'pod-u1', 'default');
+  await clock.step(5);
+  assert.equal(pleg.exited('u1', 'c1', { exitCode: 1, finishedAt: clock.now(), reason: 'Error', message: '' }), true);
+  assert.equal(cache.get('u1').modified, listedAt, 'an old read with the exit patched in is not news about the worker\'s own change');
+  release();
+  await refreshing;
+  const s = cache.get('u1');
+  assert.equal(s.modified, listedAt + 5);
+  assert.deepEqual(s.status.containerStatuses.map((c) => [c.id.id, c.state]), [['c1', 'exited'], ['c2', 'running']]);
+});

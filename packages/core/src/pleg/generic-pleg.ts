@@ -48,6 +48,8 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   private needsReinspection = new Map<string, RuntimePod>();
   /** A relist was asked for while one ran: run again when it ends. */
   private dirty = false;
+  /** Pods with an updateCache read in flight (uid → how many). */
+  private readonly reading = new Map<string, number>();
   /** Monotonic ms of the last relist start (for kubelet_pleg_relist_interval_seconds). */
   private lastRelistStart: number | undefined;
 
@@ -96,14 +98,20 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     return this.relistTime;
   }
 
+  /** Re-reads one pod into the cache (a pod worker's fresh read after a sync), stamped when the read begins. */
   async updateCache(uid: string, name: string, namespace: string): Promise<void> {
     const timestamp = this.deps.clock.now();
+    this.reading.set(uid, (this.reading.get(uid) ?? 0) + 1);
     try {
       const status = await this.deps.runtime.getPodStatus(uid, name, namespace);
       this.deps.cache.set(uid, this.records.applyExits(status), undefined, timestamp);
     } catch (err) {
       // As a failed inspection: the error is cached and the pod re-read at the next relist (else it stays errored).
       this.failed(uid, this.records.current(uid) ?? { uid, name, namespace, containers: [], sandboxes: [] }, err as Error, timestamp);
+    } finally {
+      const n = (this.reading.get(uid) ?? 1) - 1;
+      if (n > 0) this.reading.set(uid, n);
+      else this.reading.delete(uid);
     }
   }
 
@@ -117,15 +125,16 @@ export class GenericPleg implements PodLifecycleEventGenerator {
    * still say running). The cached status gets the container's terminated state, ContainerDied is published.
    * `fresh`: the cached status reflects every earlier event of the pod, so the patched one is current as of
    * now (pod workers waiting for a newer status may use it); else it keeps the cached entry's age, lest a
-   * worker act on a status missing, say, a container it just created. False when the pod does not (yet) hold
-   * the container or it had already exited.
+   * worker act on a status missing, say, a container it just created. Never fresh while an updateCache read of
+   * the pod is in flight: a worker that just changed the pod waits for that read. False when the pod does not
+   * (yet) hold the container or it had already exited.
    */
   exited(uid: string, containerId: string, exit: ContainerExit, fresh = true): boolean {
     const pod = this.records.exited(uid, containerId, exit);
     if (!pod) return false;
     const cached = this.deps.cache.get(uid);
     if (cached.status.containerStatuses.some((c) => c.id.id === containerId)) {
-      const at = fresh && !this.busy ? this.deps.clock.now() : cached.modified;
+      const at = fresh && !this.busy && !this.reading.has(uid) ? this.deps.clock.now() : cached.modified;
       this.deps.cache.set(uid, this.records.applyExits(cached.status), cached.error, at);
     }
     this.commit(uid, pod);
