@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { realClock } from '@nodelet/core/util/clock.ts';
 import { RecordingLogger } from '@nodelet/core/util/logger.ts';
@@ -60,6 +60,15 @@ describe('createAgent', () => {
     const r = await doRequest(`https://127.0.0.1:${agent.ports.kubelet}/pods`, tls);
     assert.equal(JSON.parse(r.body).items.length, 1);
     assert.equal((await doRequest(`https://127.0.0.1:${agent.ports.kubelet}/pods`, { ca: tp.pki.ca.certPem })).status, 401);
+  });
+
+  it('creates the console token at <root-dir>/console.token, logs its path, and accepts it as a bearer token on 10250', async () => {
+    const path = `${tp.root}/console.token`;
+    const token = readFileSync(path, 'utf8').trim();
+    assert.ok(rec.records.some((r) => r.msg === `console token: ${path}`));
+    const url = `https://127.0.0.1:${agent.ports.kubelet}/pods`;
+    assert.equal((await doRequest(url, { ca: tp.pki.ca.certPem }, 'GET', undefined, { Authorization: `Bearer ${token}` })).status, 200);
+    assert.equal((await doRequest(url, { ca: tp.pki.ca.certPem }, 'GET', undefined, { Authorization: 'Bearer x' })).status, 401);
   });
 
   it('stops in order and closes the ports', async () => {
