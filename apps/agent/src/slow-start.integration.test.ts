@@ -55,7 +55,7 @@ test('a pod with 10 000 env vars runs exactly one container through resyncs', { 
     throw new Error(`${String(e)}; app status: ${JSON.stringify(await app())}`);
   });
   // Resyncs every 2 s, PLEG relists and housekeeping go by.
-  await new Promise((r) => setTimeout(r, 10_000));
+  await new Promise((r) => setTimeout(r, 6_000));
   const st = await app();
   assert.equal(st?.restartCount, 0);
   assert.ok(st?.state?.running);
