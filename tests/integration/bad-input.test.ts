@@ -1,8 +1,9 @@
 // Bad input never crashes the agent, never loses or disturbs an unrelated pod, and is reported where the user
-// looks: pod status reason, a Kubernetes event, a log line. Real agent + embedded runtime.
+// looks: pod status reason, a Kubernetes event, a log line. Real agent + embedded runtime. Wrong-typed manifests
+// (issue #12) stay in the directory for the whole file while other pods start, update and stop.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOnlyPods, startStack, waitUntil, type Stack } from '../../e2e/harness.ts';
 import { trpcQuery } from './agent-client.ts';
@@ -55,6 +56,15 @@ before(async () => {
   writeFileSync(join(m, 'd-dup.yaml'), pod('good', host, ['sh', '-c', 'sleep 1000']));
   writeFileSync(join(m, 'e-image.yaml'), pod('noimage', '127.0.0.1:1/does-not-exist:v1', ['sh']));
   writeFileSync(join(m, 'f-nocmd.yaml'), pod('nocmd', host, ['/no/such/binary']));
+  writeFileSync(join(m, 'g-wrongtype.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: wrongtype\nspec:\n  containers: "notalist"\n');
+  writeFileSync(join(m, 'h-ports.yaml'), pod('ports', host, ['sh'], '      ports: abc\n'));
+  // Written aside and renamed in, so no scan reads half of it (hidden files are ignored).
+  writeFileSync(join(m, '.i-annotation.yaml.tmp'), pod('annotation', host, ['sh']).replace('metadata:\n', `metadata:\n  annotations:\n    big: ${'x'.repeat(10 * 1024 * 1024)}\n`));
+  renameSync(join(m, '.i-annotation.yaml.tmp'), join(m, 'i-annotation.yaml'));
+  // A manifest kept outside the directory and linked in, as configuration management tools do.
+  writeFileSync(join(stack.dir, 'linked-pod.yaml'), pod('linked', host, ['sh', '-c', 'while true; do sleep 1; done']));
+  symlinkSync(join(stack.dir, 'linked-pod.yaml'), join(m, 'j-linked.yaml'));
+  symlinkSync(join(stack.dir, 'no-such-target.yaml'), join(m, 'k-dangling.yaml'));
 });
 
 after(async () => {
@@ -70,26 +80,41 @@ test('the good pod runs although the directory holds broken, invalid and duplica
   assert.equal(find(pods, 'invalid'), undefined, 'an invalid pod is not created');
 });
 
-test('broken, invalid and duplicate manifests are reported as events and log lines naming the file', async () => {
-  await waitUntil('three warnings', async () => {
-    const events = await trpcQuery<Array<K8sEvent & { type: string; eventType?: string }>>(stack, 'events.recent', { types: ['k8sEvent'], limit: 500 });
+const BAD_FILES = ['b-broken.yaml', 'c-invalid.yaml', 'd-dup.yaml', 'g-wrongtype.yaml', 'h-ports.yaml', 'i-annotation.yaml'];
+
+test('broken, invalid, wrong-typed and duplicate manifests are reported as events and log lines naming the file', async () => {
+  let events: Array<K8sEvent & { eventType?: string }> = [];
+  await waitUntil('a warning per bad file', async () => {
+    events = await trpcQuery<Array<K8sEvent & { eventType?: string }>>(stack, 'events.recent', { types: ['k8sEvent'], limit: 500 });
     const text = events.map((e) => e.message).join('\n');
-    return ['b-broken.yaml', 'c-invalid.yaml', 'd-dup.yaml'].every((f) => text.includes(f));
+    return BAD_FILES.every((f) => text.includes(f));
   }, 30_000);
+  const about = (f: string) => events.find((e) => e.message.includes(f));
+  assert.match(about('g-wrongtype.yaml')?.message ?? '', /spec\.containers: Invalid value: "string": spec\.containers in body must be of type array: "string"/);
+  assert.match(about('h-ports.yaml')?.message ?? '', /spec\.containers\[0\]\.ports: Invalid value: "string"/);
+  assert.match(about('i-annotation.yaml')?.message ?? '', /metadata\.annotations: Too long: must have at most 262144 bytes/);
+  assert.ok((about('i-annotation.yaml')?.message.length ?? 0) < 2000, 'the 10 MB value is not copied into the event');
+  for (const f of ['g-wrongtype.yaml', 'h-ports.yaml']) {
+    assert.deepEqual([about(f)?.eventType, about(f)?.reason, about(f)?.involvedObject.kind], ['Warning', 'FailedValidation', 'Node'], f);
+  }
   const log = readFileSync(join(stack.dir, 'agent.log'), 'utf8');
-  for (const f of ['b-broken.yaml', 'c-invalid.yaml', 'd-dup.yaml']) assert.match(log, new RegExp(f.replace('.', '\\.')), `log names ${f}`);
+  for (const f of BAD_FILES) assert.match(log, new RegExp(f.replace('.', '\\.')), `log names ${f}`);
   assert.match(log, /duplicat/i);
+  assert.match(log, /k-dangling\.yaml/, 'the dangling link is logged');
+  assert.ok(!log.includes('x'.repeat(5000)), 'the 10 MB annotation never reaches the log');
 });
 
 test('an unknown image gives ErrImagePull, then ImagePullBackOff, and the pod stays Pending', async () => {
-  const seen = new Set<string>();
+  // ErrImagePull lasts one sync (well under a second) between ever longer back-offs, so polling the pod may miss
+  // it: the status history the console streams (podStatus events) has every version.
   await waitUntil('ErrImagePull and ImagePullBackOff', async () => {
-    const p = find((await readOnlyPods(stack)) as PodJson[], 'noimage');
-    const r = p?.status?.containerStatuses?.[0]?.state.waiting?.reason;
-    if (r) seen.add(r);
-    assert.equal(p?.status?.phase, 'Pending');
+    const history = await trpcQuery<Array<{ containers: Array<{ reason?: string }> }>>(stack, 'events.recent', { types: ['podStatus'], pod: 'noimage-bad', limit: 5000 });
+    const seen = new Set(history.map((e) => e.containers[0]?.reason));
     return seen.has('ErrImagePull') && seen.has('ImagePullBackOff');
   }, 90_000);
+  const p = find((await readOnlyPods(stack)) as PodJson[], 'noimage');
+  assert.equal(p?.status?.phase, 'Pending');
+  assert.match(p?.status?.containerStatuses?.[0]?.state.waiting?.reason ?? '', /^(ErrImagePull|ImagePullBackOff)$/);
 });
 
 test('a command that does not exist gives StartError and then CrashLoopBackOff', async () => {
@@ -100,6 +125,22 @@ test('a command that does not exist gives StartError and then CrashLoopBackOff',
   const c = find((await readOnlyPods(stack)) as PodJson[], 'nocmd')?.status?.containerStatuses?.[0];
   assert.equal(c?.lastState?.terminated?.exitCode, 128);
   assert.match(c?.lastState?.terminated?.message ?? '', /no\/such\/binary/);
+});
+
+test('a symlinked manifest runs; pods still start, update and stop while the wrong-typed files stay', async () => {
+  await waitUntil('linked Running', async () => find((await readOnlyPods(stack)) as PodJson[], 'linked')?.status?.phase === 'Running');
+  const late = join(stack.manifests, 'l-late.yaml');
+  writeFileSync(late, pod('late', host, ['sh', '-c', 'while true; do sleep 1; done']));
+  await waitUntil('late Running', async () => find((await readOnlyPods(stack)) as PodJson[], 'late')?.status?.phase === 'Running');
+  writeFileSync(late, pod('late', host, ['sh', '-c', 'while true; do sleep 2; done']));
+  await waitUntil('late updated', async () => {
+    const p = find((await readOnlyPods(stack)) as PodJson[], 'late') as (PodJson & { spec?: { containers: Array<{ command: string[] }> } }) | undefined;
+    return p?.spec?.containers[0]?.command.at(-1)?.includes('sleep 2') === true && p.status?.phase === 'Running';
+  });
+  unlinkSync(late);
+  await waitUntil('late removed', async () => find((await readOnlyPods(stack)) as PodJson[], 'late') === undefined);
+  const pods = (await readOnlyPods(stack)) as PodJson[];
+  for (const name of ['wrongtype', 'ports', 'annotation']) assert.equal(find(pods, name), undefined, `${name} is not created`);
 });
 
 test('the good pod was never disturbed (no restarts) by all of the above', async () => {
