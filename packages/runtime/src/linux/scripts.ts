@@ -102,6 +102,8 @@ fi
 if [ -n "$U" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -G "\${G:-$U}" -- "$@"
 else set -- "$UNSHARE" --root="$R" --wd="$WD" -- "$@"; fi
 if [ -n "$SETPRIV" ]; then set -- "$SETPRIV" $NNP --bounding-set "$CAPS" -- "$@"; fi
+# between unshare's chroot and its chdir the cwd must already be inside the new root (an exec takes both)
+cd "$R" || fail "cannot enter $R"
 echo ok >&3; exec 3>&-
 exec "$@"
 `;

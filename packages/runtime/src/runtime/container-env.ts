@@ -4,7 +4,7 @@
  * look up a command inside a container root, following symlinks there (never on the host).
  */
 import { basename, dirname, join, posix } from 'node:path';
-import { realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { BUSYBOX_STEP_SCRIPT } from '../linux/scripts.ts';
 import { isStaticElf } from '../linux/static-elf.ts';
 import { isExecutable } from '../util/bins.ts';
@@ -76,4 +76,31 @@ export function firstExecutableIn(root: string, paths: string[]): string | undef
 export function lookPathIn(root: string, cwd: string, name: string, path: string): string | undefined {
   if (name.includes('/')) return firstExecutableIn(root, [name.startsWith('/') ? name : posix.join(cwd, name)]) && name;
   return firstExecutableIn(root, path.split(':').filter(Boolean).map((d) => posix.join(d, name)));
+}
+
+/**
+ * Whether the container's init `pid` has entered its root `rootfs` (the host path the root was assembled in):
+ * before its `unshare --root`, its mount table still lists that path; afterwards the root is its "/". Until
+ * then an exec (`nsenter -r -w` takes the target's root and cwd) would run in the host's file system. A pid that
+ * is gone counts as entered (nothing to exec into).
+ */
+export function enteredRoot(pid: number, rootfs: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/mountinfo`, 'utf8');
+  } catch {
+    return true;
+  }
+  const escaped = rootfs.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+  return !text.split('\n').some((line) => line.split(' ')[4] === escaped);
+}
+
+/** Polls enteredRoot for up to `ms` (a container start returns once its command is about to run in its root). */
+export async function waitEnteredRoot(pid: number, rootfs: string, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!enteredRoot(pid, rootfs)) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return true;
 }

@@ -12,7 +12,7 @@ import type { ContainerRecord, SandboxRecord } from '../state/types.ts';
 import { isAlive, procStartTime } from '../util/proc.ts';
 import { resolveInRoot } from '../util/resolve-in-root.ts';
 import { nowNs } from '../util/time.ts';
-import { envPathsIn, staticBusybox } from './container-env.ts';
+import { envPathsIn, staticBusybox, waitEnteredRoot } from './container-env.ts';
 import type { RuntimeContext } from './context.ts';
 import { containerDir, killContainer } from './container-ops.ts';
 import { fail, ok, type OpResult } from './result.ts';
@@ -154,6 +154,10 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
     return startFailed(ctx, rec, r.message);
   }
   if (r.child.stdin && rec.config.stdin) registerContainerStdin(ctx, rec.id, r.child.stdin, rec.config.stdinOnce ?? false);
+  // "ok" comes right before the last steps: an exec (postStart hook) must not find the init outside its root.
+  if (!(await waitEnteredRoot(r.initPid, join(containerDir(ctx, rec.id), 'rootfs'), 10_000))) {
+    ctx.logger.warn('container init did not enter its root in time', { id: rec.id, pid: r.initPid });
+  }
   rec.state = 'CONTAINER_RUNNING';
   rec.pid = r.initPid;
   rec.pidStart = procStartTime(r.initPid);

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { envWords, hostEnv } from '../linux/host-env.ts';
 import { EXEC_ENTER_SCRIPT } from '../linux/scripts.ts';
 import { descendantsOf, killTree, signal } from '../util/proc.ts';
 import type { RuntimeContext } from './context.ts';
-import { busyboxDir, busyboxStep, envPathsIn, firstExecutableIn, lookPathIn, staticBusybox } from './container-env.ts';
+import { busyboxDir, busyboxStep, enteredRoot, envPathsIn, firstExecutableIn, lookPathIn, staticBusybox } from './container-env.ts';
+import { containerDir } from './container-ops.ts';
 import { pidModeOf, sandboxJoinFlags } from './container-start.ts';
 import { fail, ok, type OpResult } from './result.ts';
 
@@ -35,6 +37,7 @@ export function execCommand(ctx: RuntimeContext, id: string, cmd: string[]): OpR
   if (!rec) return fail('NOT_FOUND', `failed to find container "${id}" in store: not found`);
   if (rec.state !== 'CONTAINER_RUNNING' || !rec.pid) return fail('UNKNOWN', `container "${rec.id}" is not running`);
   if (cmd.length === 0) return fail('INVALID_ARGUMENT', 'cmd must not be empty');
+  if (!enteredRoot(rec.pid, join(containerDir(ctx, rec.id), 'rootfs'))) return fail('UNKNOWN', `container "${rec.id}" is still starting`);
   const words = envWords(rec.env);
   if (!words.ok) return fail('UNKNOWN', `failed to exec in container: ${words.message}`);
   // The container's root as its init sees it (mounts included); symlinks are followed inside it.

@@ -169,6 +169,9 @@ test('the container and its execs see exactly the pod env (odd values and names,
   const noPath = await start(pod, 'imagepath', [BUSYBOX, 'cat', '/proc/self/environ'], { envs: envsOf({ A: '1' }) });
   assert.deepEqual(environ(await exitedLog(noPath, 'imagepath')), ['A=1', 'HOSTNAME=exact', 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']);
   const live = await start(pod, 'live', [BUSYBOX, 'sleep', '1000'], { envs: envsOf(env) });
+  // right after StartContainer (a postStart hook's moment) the exec already runs in the container's root
+  const early = await h.rt.ExecSync({ containerId: live, cmd: [BUSYBOX, 'cat', '/etc/hostname'], timeout: 10 });
+  assert.equal(early.stdout.toString(), 'exact\n');
   const r = await h.rt.ExecSync({ containerId: live, cmd: [BUSYBOX, 'cat', '/proc/self/environ'], timeout: 10 });
   assert.deepEqual(environ(r.stdout.toString()), want);
   assert.equal(existsSync('/tmp/nodelet-subst'), false);
@@ -187,7 +190,16 @@ test('an image without env(1): the same exact env through the host static busybo
   assert.match(await exitedLog(bare, 'noenv-bare'), /^\/usr\/(local\/)?s?bin\/busybox\0cat\0\/proc\/self\/cmdline\0\n$/);
   const live = await start(pod, 'noenv-live', [BUSYBOX, 'sleep', '1000'], { envs: envsOf({ LD_PRELOAD: so }), mounts });
   const r = await h.rt.ExecSync({ containerId: live, cmd: ['busybox', 'cat', '/proc/self/environ'], timeout: 10 });
+  assert.equal(r.stderr.toString(), '');
   assert.deepEqual(environ(r.stdout.toString()), ['HOSTNAME=noenv', `LD_PRELOAD=${so}`, 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']);
+  // as another user: the fd and the busybox are reachable after the switch
+  const user = { linux: { securityContext: { runAsUser: { value: 65534 }, runAsGroup: { value: 65534 }, namespaceOptions: { pid: 'CONTAINER' } } } };
+  const nobody = await start(pod, 'noenv-nobody', [BUSYBOX, 'sh', '-c', 'id -u; exec sleep 1000'], { envs: envsOf({ A: 'b c' }), mounts, ...user });
+  await until(() => existsSync(join(logDir, 'noenv-nobody', '0.log')) && readFileSync(join(logDir, 'noenv-nobody', '0.log'), 'utf8').includes('65534'), 'nobody up');
+  const asNobody = await h.rt.ExecSync({ containerId: nobody, cmd: [BUSYBOX, 'sh', '-c', 'echo "$(id -u) $A"; ls /proc/self/fd'], timeout: 10 });
+  const [who, ...fds] = asNobody.stdout.toString().trim().split('\n');
+  assert.equal(who, '65534 b c');
+  assert.ok(!fds.includes('9'), `no fd 9 left open: ${fds.join(' ')}`);
   assert.deepEqual(hostHits(), []);
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
 });
