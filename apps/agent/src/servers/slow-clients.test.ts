@@ -136,6 +136,21 @@ describe('streams outlive the header and idle timeouts', () => {
   });
   const quiet = () => sleep(5 * (tiny.headerTimeoutMs + tiny.idleTimeoutMs));
 
+  it('an idle keep-alive connection is closed after the idle timeout (a streaming one is not: below)', async () => {
+    const sock = tlsConnect({ port: ts.port, host: '127.0.0.1', ...ts.consoleTls });
+    let answer = '';
+    sock.on('data', (d: Buffer) => (answer += d.toString()));
+    const closed = new Promise<boolean>((resolve) => {
+      sock.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 10_000).unref();
+    });
+    sock.once('secureConnect', () => sock.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n'));
+    const wasClosed = await closed;
+    sock.destroy();
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.equal(wasClosed, true, 'closed by the server');
+  });
+
   it('log follow: quiet for 2 s, then the next line still arrives', async () => {
     kubelet.logs.set('default/web/main', 'first\n');
     const { res, destroy } = await openStream(`${ts.base}/containerLogs/default/web/main?follow=true`, ts.consoleTls);
