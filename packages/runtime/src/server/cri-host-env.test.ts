@@ -2,72 +2,37 @@
  * Integration (root, host image): the pod's environment reaches only the container's command. The host-side
  * helpers that start it, exec into it or stream to it (nsenter, unshare, setpriv, sh, mount, mkdir...) run with
  * the runtime's own fixed environment, so a pod's LD_PRELOAD / LD_AUDIT / LD_LIBRARY_PATH never loads code
- * into them. A canary library, built with gcc here, appends "pid comm mntns uid rootdev:rootino" to a file
- * from its constructor; no line may come from a process whose root is the host's. The container commands run
- * the host's static busybox, which loads no library itself.
+ * into them (testing/ld-canary.ts: no canary line may come from a process whose root is the host's). The
+ * container commands run the host's static busybox, which loads no library itself.
  * Run: node --import tsx --test packages/runtime/src/server/cri-host-env.test.ts
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCriLog } from '../streaming/attach-session.ts';
 import { ERROR, STDOUT } from '../streaming/channel-protocol.ts';
 import { openChannelSession } from '../streaming/testing/channel-client.ts';
 import { containerConfig, sandboxConfig, startInProcess, until, type Harness } from '../testing/harness.ts';
-import { findBinary } from '../util/bins.ts';
+import { buildLdCanary, hasGcc, type LdCanary } from '../testing/ld-canary.ts';
 
 const BUSYBOX = '/bin/busybox';
-const missing = [process.getuid?.() !== 0 && 'root', !findBinary('gcc') && 'gcc', !existsSync(BUSYBOX) && 'busybox-static']
+const missing = [process.getuid?.() !== 0 && 'root', !hasGcc() && 'gcc', !existsSync(BUSYBOX) && 'busybox-static']
   .filter((x): x is string => !!x);
 if (missing.length > 0 && process.env.CI === 'true') throw new Error(`host-env test cannot run under CI: no ${missing.join(', ')}`);
 const skip = missing.length > 0 && `needs ${missing.join(', ')}`;
 
-const CANARY_C = `
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/stat.h>
-#include <unistd.h>
-__attribute__((constructor)) static void canary(void) {
-  char comm[64] = "?", ns[64] = "?", line[256];
-  int fd = open("/proc/self/comm", O_RDONLY);
-  if (fd >= 0) { ssize_t n = read(fd, comm, sizeof comm - 1); if (n > 0) comm[n - 1] = 0; close(fd); }
-  ssize_t n = readlink("/proc/self/ns/mnt", ns, sizeof ns - 1);
-  if (n > 0) ns[n] = 0;
-  struct stat root;
-  if (stat("/", &root) != 0) root.st_dev = root.st_ino = 0;
-  int len = snprintf(line, sizeof line, "%d %s %s %d %lu:%lu\\n", getpid(), comm, ns, getuid(),
-                     (unsigned long)root.st_dev, (unsigned long)root.st_ino);
-  int out = open(OUT, O_WRONLY | O_APPEND | O_CREAT, 0666);
-  if (out >= 0) { write(out, line, len); close(out); }
-}
-unsigned int la_version(unsigned int v) { return v; }
-`;
-
 let h: Harness;
 let logDir: string;
-let canaryDir: string;
-let hits: string;
+let canary: LdCanary;
 let so: string;
-const hostRoot = (() => {
-  const s = statSync('/');
-  return `${s.dev}:${s.ino}`;
-})();
 
 before(async () => {
   if (skip) return;
   h = await startInProcess();
   logDir = join(h.dir, 'logs');
-  canaryDir = join(h.dir, 'canary');
-  mkdirSync(canaryDir);
-  hits = join(canaryDir, 'hits');
-  so = join(canaryDir, 'canary.so');
-  writeFileSync(join(canaryDir, 'canary.c'), CANARY_C);
-  execFileSync('gcc', ['-shared', '-fPIC', `-DOUT="${hits}"`, '-o', so, join(canaryDir, 'canary.c')]);
-  // The same library under a name the host tools load (LD_LIBRARY_PATH variant).
-  mkdirSync(join(canaryDir, 'lib'));
-  execFileSync('gcc', ['-shared', '-fPIC', `-DOUT="${hits}"`, '-o', join(canaryDir, 'lib', 'libselinux.so.1'), join(canaryDir, 'canary.c')]);
+  canary = buildLdCanary(join(h.dir, 'canary'));
+  so = canary.so;
 });
 after(async () => {
   await h?.cleanup();
@@ -91,11 +56,7 @@ async function exitedLog(id: string, name: string): Promise<string> {
 
 // All pods share one log directory: container names are unique in this file.
 
-/** Canary lines written from a process whose root directory is the host's (a host-side helper). */
-function hostHits(): string[] {
-  if (!existsSync(hits)) return [];
-  return readFileSync(hits, 'utf8').split('\n').filter((l) => l.split(' ')[4] === hostRoot);
-}
+const hostHits = () => canary.hostHits();
 
 // KeyValue.value is bytes in this repo's api.proto (wire-compatible with upstream's string).
 const envsOf = (env: Record<string, string>) => Object.entries(env).map(([key, value]) => ({ key, value: Buffer.from(value) }));
@@ -107,7 +68,7 @@ test('LD_PRELOAD / LD_AUDIT / LD_LIBRARY_PATH of a pod load nothing into host he
   const variants: Array<[string, Record<string, string>]> = [
     ['preload', { LD_PRELOAD: so }],
     ['audit', { LD_AUDIT: so }],
-    ['libpath', { LD_LIBRARY_PATH: join(canaryDir, 'lib') }],
+    ['libpath', { LD_LIBRARY_PATH: canary.libDir }],
   ];
   for (const [name, env] of variants) {
     const id = await start(pod, name, [BUSYBOX, 'sh', '-c', 'echo up; exec sleep 1000'], { envs: envsOf(env) });
