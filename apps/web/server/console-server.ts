@@ -175,7 +175,9 @@ export function createConsoleServer(d: ConsoleServerDeps): ConsoleServer {
     proxies.get(route.agent)?.ws(req, socket, head, { target: t.query ? `${route.path}?${t.query}` : route.path, token });
   }
 
-  const server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+  // Timeouts are enforced when Node checks connections: often enough that a silent client goes within a second.
+  const checkEveryMs = Math.max(50, Math.min(1000, config.limits.headersTimeoutMs));
+  const server = createServer({ maxHeaderSize: 16 * 1024, connectionsCheckingInterval: checkEveryMs }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       log('request failed', { url: req.url, error: String(err) });
       if (!res.headersSent) sendError(res, 500, 'internal error');
