@@ -41,6 +41,33 @@ test('file source wired to PodConfig; broken manifest → Warning event + log li
   assert.equal(bus.recent({ types: ['podConfig'] }).length, 1);
 });
 
+test('a wrong-typed manifest: Warning event on the node naming the file and the field; the good pod is added; long messages cut at 1 kB', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'nodelet-manifests-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'good.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: { name: good }\nspec: { containers: [{ name: c, image: x }] }\n');
+  await writeFile(join(dir, 'wrong.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: { name: wrong }\nspec: { containers: "notalist" }\n');
+  const many = Array.from({ length: 300 }, (_, i) => ({ name: `c${i}`, image: i }));
+  await writeFile(join(dir, 'many.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'many' }, spec: { containers: many } }));
+  const clock = new FakeClock();
+  const bus = new InMemoryEventBus({ clock });
+  const setup = createPodConfig({ clock, bus, recorder: new KubeletEventRecorder({ bus, clock }) }, { nodeName: 'n1', staticPodPath: dir });
+  const updates: PodUpdate[] = [];
+  setup.podConfig.subscribe((u) => updates.push(u));
+  await setup.start();
+  t.after(() => setup.stop());
+  assert.deepEqual(updates.map((u) => [u.op, u.pods.map((p) => p.metadata?.name)]), [['ADD', ['good-n1']]]);
+  const events = bus.recent({ types: ['k8sEvent'] }).flatMap((e) => (e.type === 'k8sEvent' ? [e] : []));
+  const wrong = events.find((e) => e.message.includes(join(dir, 'wrong.yaml')));
+  assert.equal(
+    wrong?.message,
+    `Error validating pod from file source ${join(dir, 'wrong.yaml')}: invalid pod: [spec.containers: Invalid value: "string": spec.containers in body must be of type array: "string"]`,
+  );
+  assert.deepEqual([wrong?.eventType, wrong?.reason, wrong?.involvedObject.kind, wrong?.involvedObject.name], ['Warning', 'FailedValidation', 'Node', 'n1']);
+  const long = events.find((e) => e.message.includes(join(dir, 'many.json')));
+  assert.equal(long?.message.length, 1024);
+  assert.ok(long?.message.endsWith('...'));
+});
+
 test('no sources configured: nothing to start, sourcesReady trivially true', async () => {
   const setup = createPodConfig({ clock: new FakeClock() }, { nodeName: 'n1' });
   await setup.start();

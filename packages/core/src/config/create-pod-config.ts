@@ -14,6 +14,9 @@ import type { ManifestFs } from './manifest-fs.ts';
 import { MergedPodConfig } from './pod-config.ts';
 import type { PodConfig, PodSource, SourceError } from './types.ts';
 
+/** Event messages are cut at 1 kB, the API's limit for an event's note. */
+const MAX_EVENT_MESSAGE = 1024;
+
 export interface PodConfigSetupDeps {
   clock: Clock;
   logger?: Logger;
@@ -50,7 +53,8 @@ export function createPodConfig(deps: PodConfigSetupDeps, config: PodConfigSetup
     const ref = e.pod
       ? { kind: 'Pod', namespace: e.pod.namespace, name: e.pod.name }
       : { kind: 'Node', name: config.nodeName, uid: config.nodeName };
-    deps.recorder?.event(ref, 'Warning', FailedValidation, `Error validating pod from ${e.source} source ${e.file}: ${e.message}`);
+    const message = `Error validating pod from ${e.source} source ${e.file}: ${e.message}`;
+    deps.recorder?.event(ref, 'Warning', FailedValidation, message.length > MAX_EVENT_MESSAGE ? `${message.slice(0, MAX_EVENT_MESSAGE - 3)}...` : message);
   };
   const sources: PodSource[] = [];
   if (config.staticPodPath) {

@@ -98,6 +98,30 @@ test('PodList and empty bodies', () => {
   });
 });
 
+test('YAML anchors and << merge keys', () => {
+  const text = `apiVersion: v1
+kind: Pod
+metadata: {name: m}
+spec:
+  containers:
+  - &base {name: a, image: busybox, command: [sleep, '1']}
+  - <<: *base
+    name: b
+`;
+  const r = decodeSinglePod(text, SRC);
+  assert.ok(r.ok, !r.ok ? r.message : '');
+  assert.deepEqual(r.pods[0]!.spec?.containers.map((c) => [c.name, c.image, c.command]), [['a', 'busybox', ['sleep', '1']], ['b', 'busybox', ['sleep', '1']]]);
+});
+
+test('a long list of field errors is cut after 20', () => {
+  const containers = Array.from({ length: 25 }, (_, i) => ({ name: `c${i}`, image: i }));
+  const r = decodeSinglePod(JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { containers } }), SRC);
+  assert.equal(r.ok, false);
+  const message = !r.ok ? r.message : '';
+  assert.equal(message.match(/Invalid value/g)?.length, 20);
+  assert.ok(message.endsWith(', and 5 more errors]'), message.slice(-80));
+});
+
 test('pull policy defaults', () => {
   const cases: Array<[string, string]> = [
     ['busybox', 'Always'],

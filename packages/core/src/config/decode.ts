@@ -20,6 +20,15 @@ export type DecodeResult = { ok: true; pods: V1Pod[] } | { ok: false; message: s
 export type BodyDecodeResult = { ok: true; pods: V1Pod[]; errors: string[] } | { ok: false; message: string };
 type PodResult = { ok: true; pod: V1Pod } | { ok: false; message: string };
 
+/** At most this many field errors are spelled out in one message (a manifest can hold thousands). */
+const MAX_LISTED_ERRORS = 20;
+
+/** "invalid pod: [<errors>]", the kubelet's wording, with a long list cut. */
+function invalid(errs: string[]): { ok: false; message: string } {
+  const shown = errs.length > MAX_LISTED_ERRORS ? [...errs.slice(0, MAX_LISTED_ERRORS), `and ${errs.length - MAX_LISTED_ERRORS} more errors`] : errs;
+  return { ok: false, message: `invalid pod: [${shown.join(', ')}]` };
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -28,7 +37,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function parseDocuments(text: string): { ok: true; docs: unknown[] } | { ok: false; message: string } {
   try {
     const docs: unknown[] = [];
-    for (const doc of parseAllDocuments(text)) {
+    // merge: `<<` merge keys, as the YAML 1.1 parser behind the kubelet's decoder supports.
+    for (const doc of parseAllDocuments(text, { merge: true })) {
       const err = doc.errors[0];
       if (err) return { ok: false, message: `error converting YAML to JSON: ${err.message.split('\n')[0]}` };
       if (doc.contents === null) continue;
@@ -64,16 +74,16 @@ function preparePodUnchecked(obj: Record<string, unknown>, src: StaticPodSource)
   if (obj.kind !== 'Pod') return { ok: false, message: `invalid pod: kind ${quote(obj.kind)} is not a Pod` };
   if (obj.apiVersion !== 'v1') return { ok: false, message: `invalid pod: apiVersion ${quote(obj.apiVersion)} is not v1` };
   const typed = checkTypes<V1Pod>(obj, 'V1Pod');
-  if (!typed.value) return { ok: false, message: `invalid pod: [${typed.errors.join(', ')}]` };
+  if (!typed.value) return invalid(typed.errors);
   const pod = typed.value;
   if (!pod.metadata?.name) return { ok: false, message: 'invalid pod: [metadata.name: Required value: name or generateName is required]' };
   if (!isObject(pod.spec)) return { ok: false, message: 'invalid pod: [spec: Required value]' };
   const pre = validateTypedPod(pod);
-  if (pre.length > 0) return { ok: false, message: `invalid pod: [${pre.join(', ')}]` };
+  if (pre.length > 0) return invalid(pre);
   applyApiDefaults(pod);
   applyStaticPodDefaults(pod, src);
   const errs = validateTypedPod(pod);
-  if (errs.length > 0) return { ok: false, message: `invalid pod: [${errs.join(', ')}]` };
+  if (errs.length > 0) return invalid(errs);
   return { ok: true, pod };
 }
 

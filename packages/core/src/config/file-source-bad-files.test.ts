@@ -122,3 +122,17 @@ test('a throwing onError listener does not stop the scan', async (t) => {
   await src.start();
   assert.deepEqual(updates.at(-1)?.pods.map((p) => p.metadata?.name), ['b-n']);
 });
+
+test('two manifests with the same metadata.uid: the later file is refused, the running pod keeps it', async (t) => {
+  const s = await setupManifestDir(t);
+  const withUid = (name: string) => manifest(name).replace(`  name: ${name}\n`, `  name: ${name}\n  uid: shared-uid\n`);
+  await writeFile(join(s.dir, 'b.yaml'), withUid('first'));
+  await s.src.start();
+  await writeFile(join(s.dir, 'a.yaml'), withUid('second'));
+  await s.rescan();
+  assert.deepEqual(s.names(), ['first-node1']);
+  assert.deepEqual(s.errors.map((e) => e.message), ['pod default/second-node1 from file a.yaml has the metadata.uid of the pod from file b.yaml']);
+  await unlink(join(s.dir, 'b.yaml'));
+  await s.rescan();
+  assert.deepEqual(s.names(), ['second-node1'], 'free again once the owner is gone');
+});

@@ -32,6 +32,13 @@ export interface FileSourceConfig {
 
 const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
 
+interface Decoded {
+  file: string;
+  pod: V1Pod;
+  /** namespace/name */
+  full: string;
+}
+
 export class FileSource implements PodSource {
   readonly name = 'file' as const;
   private readonly fs: ManifestFs;
@@ -149,35 +156,47 @@ export class FileSource implements PodSource {
   }
 
   /**
-   * Decodes every file; for a duplicated namespace/name the file that owned it in the previous scan keeps it
-   * (the running pod is not disturbed), otherwise the first file by name wins.
+   * Decodes every file; for a duplicated namespace/name, or a duplicated metadata.uid, the file that owned it
+   * in the previous scan keeps it (the running pod is not disturbed), otherwise the first file by name wins.
    */
   private async collect(files: string[]): Promise<V1Pod[]> {
-    const decoded: Array<{ file: string; pod: V1Pod; full: string }> = [];
+    const decoded: Decoded[] = [];
     for (const f of files) {
       const r = await this.decode(f);
       if (!r) continue;
       if (!r.ok) this.report(f, r.message);
       else decoded.push({ file: f, pod: r.pods[0] as V1Pod, full: podFullName(r.pods[0] as V1Pod) });
     }
-    const owners = new Map<string, string>();
-    for (const d of decoded) if (this.owners.get(d.full) === d.file) owners.set(d.full, d.file);
-    for (const d of decoded) if (!owners.has(d.full)) owners.set(d.full, d.file);
+    // A name, and a UID (a manifest may set its own; it names the pod's directories), belong to one file.
+    const byName = this.claim(decoded, (d) => `name:${d.full}`);
+    const named = decoded.filter((d) => this.keep(d, byName.get(`name:${d.full}`) as string, 'duplicates the pod'));
+    const byUid = this.claim(named, (d) => `uid:${d.pod.metadata?.uid}`);
     const pods: V1Pod[] = [];
-    for (const d of decoded) {
-      const owner = owners.get(d.full) as string;
-      if (owner !== d.file) {
-        this.report(d.file, `pod ${d.full} from file ${basename(d.file)} duplicates the pod from file ${basename(owner)}`, d.pod);
-        continue;
-      }
+    for (const d of named) {
+      if (!this.keep(d, byUid.get(`uid:${d.pod.metadata?.uid}`) as string, 'has the metadata.uid of the pod')) continue;
       this.clearReport(d.file);
       pods.push(d.pod);
     }
-    this.owners = owners;
+    this.owners = new Map([...byName, ...byUid]);
     const present = new Set(files);
     for (const f of [...this.parsed.keys()]) if (!present.has(f)) this.parsed.delete(f);
     for (const f of [...this.reported.keys()]) if (f !== this.config.path && !present.has(f)) this.reported.delete(f);
     return pods;
+  }
+
+  /** Who owns each key: the file that owned it at the previous scan keeps it, else the first file by name. */
+  private claim(decoded: Decoded[], key: (d: Decoded) => string): Map<string, string> {
+    const owners = new Map<string, string>();
+    for (const d of decoded) if (this.owners.get(key(d)) === d.file) owners.set(key(d), d.file);
+    for (const d of decoded) if (!owners.has(key(d))) owners.set(key(d), d.file);
+    return owners;
+  }
+
+  /** True when d's file is the owner; otherwise the file is reported (Warning event on the pod). */
+  private keep(d: Decoded, owner: string, what: string): boolean {
+    if (owner === d.file) return true;
+    this.report(d.file, `pod ${d.full} from file ${basename(d.file)} ${what} from file ${basename(owner)}`, d.pod);
+    return false;
   }
 
   /** Reads and decodes one file; undefined when it vanished. Never throws: any failure is this file's error. */

@@ -110,3 +110,16 @@ test('listeners get copies: mutating an emitted pod does not cause spurious upda
   file({ op: 'SET', source: 'file', pods: [pod('a', '1', 'x', { status: { phase: 'Pending' } })] });
   assert.deepEqual(brief(), []);
 });
+
+test('a pod whose UID another source already has is dropped; it comes in once the UID is free', () => {
+  const { pc, brief } = setup();
+  const file = pc.channel('file');
+  const http = pc.channel('http');
+  file({ op: 'SET', source: 'file', pods: [pod('static', 'same')] });
+  http({ op: 'SET', source: 'http', pods: [pod('web', 'same'), pod('other', 'o')] });
+  assert.deepEqual(brief(), ['file:ADD:static', 'http:ADD:other']);
+  assert.equal(pc.pods().filter((p) => p.metadata?.uid === 'same').length, 1);
+  file({ op: 'SET', source: 'file', pods: [] });
+  http({ op: 'SET', source: 'http', pods: [pod('web', 'same'), pod('other', 'o')] });
+  assert.deepEqual(brief(), ['file:REMOVE:static', 'http:ADD:web']);
+});

@@ -104,14 +104,23 @@ export class MergedPodConfig implements PodConfig {
     this.emit(source, diff, first);
   }
 
-  /** Within one update, a second pod with the same full name is dropped (first wins). */
+  /**
+   * Within one update, a second pod with the same full name is dropped (first wins); so is a pod whose UID
+   * another source already has (a UID names the pod's worker and directories: the pod already there keeps it).
+   */
   private dedupe(source: PodSourceName, pods: V1Pod[]): V1Pod[] {
     const names = new Set<string>();
     const out: V1Pod[] = [];
     for (const p of pods) {
       const full = podFullName(p);
-      if (!p.metadata?.uid || names.has(full)) {
+      const uid = p.metadata?.uid;
+      if (!uid || names.has(full)) {
         this.deps.logger?.warn('dropping pod: duplicate name or no UID', { source, pod: full });
+        continue;
+      }
+      const other = [...this.bySource].find(([s, store]) => s !== source && store.has(uid))?.[0];
+      if (other) {
+        this.deps.logger?.warn('dropping pod: its UID belongs to a pod of another source', { source, pod: full, uid, owner: other });
         continue;
       }
       names.add(full);
