@@ -128,6 +128,8 @@ test('sign-in: the token URL sets an opaque HttpOnly SameSite=Strict cookie and 
   assert.match(refused.body, /refuses this user: Forbidden \(user=refused-user/);
   const crossSite = await rawRequest(ctx.s.port, { target: `/?token=${TOKENS.admin}`, headers: { 'sec-fetch-site': 'cross-site' } });
   assert.equal(crossSite.status, 403, 'a sign-in link from another site (login CSRF)');
+  assert.match(crossSite.body, /opened directly/);
+  assert.equal(crossSite.headers['set-cookie'], undefined);
 });
 
 test('sign-in form and sign-out', async () => {
@@ -156,4 +158,16 @@ test('the agent gets the user token as Bearer and none of the browser headers it
   assert.equal(h.length, 1);
   assert.equal(h[0]?.authorization, `Bearer ${TOKENS.admin}`);
   for (const k of ['cookie', 'x-forwarded-for', 'x-forwarded-host', 'forwarded', 'impersonate-user', 'origin']) assert.equal(h[0]?.[k], undefined, k);
+});
+
+test('a session whose token the agent stops accepting ends: the 401 passes through, then the console asks to sign in', async () => {
+  const c = await ctx.s.signIn(TOKENS.revocable);
+  assert.equal((await rawRequest(ctx.s.port, { target: '/trpc/node.get', headers: { cookie: c } })).status, 200);
+  ctx.s.revoke();
+  const agent401 = await rawRequest(ctx.s.port, { target: '/trpc/node.get', headers: { cookie: c } });
+  assert.equal(agent401.status, 401);
+  assert.match(agent401.body, /Unauthorized/, "the agent's answer");
+  const page = await rawRequest(ctx.s.port, { target: '/', headers: { cookie: c } });
+  assert.equal(page.status, 401, 'the session is gone: the sign-in page');
+  assert.match(page.body, /sign-in-form/);
 });

@@ -103,9 +103,10 @@ export function createConsoleServer(d: ConsoleServerDeps): ConsoleServer {
     }
     if (!api && (method === 'GET' || method === 'HEAD') && params.has('token')) {
       // The token URL printed by `npm start`: sign in, then the same page without the token in the address bar.
-      const o = checkOrigin(req.headers);
-      if (!o.ok) return refuse(o);
-      return signIn(res, params.get('token'), withoutParam(rawPath, query, 'token'));
+      const back = withoutParam(rawPath, query, 'token');
+      // Followed from another site's page (login CSRF): not signed in; the sign-in page says why.
+      if (!checkOrigin(req.headers).ok) return sendSignIn(res, 403, back, 'a sign-in link works only when opened directly, not from another site: paste the token');
+      return signIn(res, params.get('token'), back);
     }
 
     const session = sessionOf(req);

@@ -19,16 +19,10 @@ import { DEFAULT_LIMITS, type ConsoleConfig } from '../config.ts';
 import { createConsoleServer, type ConsoleServer } from '../console-server.ts';
 import { rawRequest } from './raw-http.ts';
 
-/** Tokens the agent knows: its console token, and a user its authorizer refuses (403). */
-export const TOKENS = { admin: 'admin-token-0123456789abcdef', refused: 'refused-token-0123456789abcdef' } as const;
+/** Tokens the agent knows: its console token, a user its authorizer refuses (403), and one it can stop accepting. */
+export const TOKENS = { admin: 'admin-token-0123456789abcdef', refused: 'refused-token-0123456789abcdef', revocable: 'revocable-token-0123456789ab' } as const;
 export const REFUSED_USER = 'refused-user';
 
-const tokens: BearerAuthenticator = {
-  authenticate: async (t) => {
-    if (t === TOKENS.refused) return { ok: true, user: { name: REFUSED_USER, groups: [] } };
-    return { ok: false, message: 'invalid bearer token' };
-  },
-};
 const authorizer: Authorizer = {
   authorize: (a) => (a.user.name === REFUSED_USER ? { allowed: false, reason: 'refused' } : { allowed: true }),
 };
@@ -42,6 +36,8 @@ export interface ConsoleStack {
   agentSeen: string[];
   agentHeaders: IncomingHttpHeaders[];
   gcRuns(): number;
+  /** The agent stops accepting TOKENS.revocable (as a TokenReview would after the token was deleted). */
+  revoke(): void;
   /** Signs in with the token URL; returns the session cookie (`name=value`). */
   signIn(token?: string): Promise<string>;
   close(): Promise<void>;
@@ -62,6 +58,14 @@ export async function startConsoleStack(over: Partial<ConsoleConfig> = {}): Prom
       policies: () => ({ image: { highThresholdPercent: 85, lowThresholdPercent: 80, minAgeMs: 0, maxAgeMs: 0, periodMs: 0 }, container: { minAgeMs: 0, maxPerPodContainer: 1, maxContainers: -1, periodMs: 0 } }),
     },
   });
+  let revoked = false;
+  const tokens: BearerAuthenticator = {
+    authenticate: async (t) => {
+      if (t === TOKENS.revocable && !revoked) return { ok: true, user: { name: 'revocable-user', groups: [] } };
+      if (t === TOKENS.refused) return { ok: true, user: { name: REFUSED_USER, groups: [] } };
+      return { ok: false, message: 'invalid bearer token' };
+    },
+  };
   const consoleToken = { matches: consoleTokenMatcher(TOKENS.admin), user: CONSOLE_USER };
   const agent = await startTestServer(kubelet, { tokens, authorizer, consoleToken });
   const agentSeen: string[] = [];
@@ -98,6 +102,7 @@ export async function startConsoleStack(over: Partial<ConsoleConfig> = {}): Prom
     agentSeen,
     agentHeaders,
     gcRuns: () => runs,
+    revoke: () => (revoked = true),
     async signIn(token = TOKENS.admin) {
       const r = await rawRequest(port, { target: `/?token=${encodeURIComponent(token)}`, headers: { 'sec-fetch-site': 'none' } });
       if (r.status !== 303) throw new Error(`sign-in answered ${r.status}: ${r.body}`);
