@@ -126,7 +126,7 @@ const WAITER_SCRIPT = 'S="$1"; E="$2"; shift 2; "$S" -c "$NODELET_PAYLOAD" paylo
  * rbind read-only), NODELET_DIR (container state dir: upper/, work/, mounts), NODELET_OVERLAY=1 (try
  * overlayfs), NODELET_UID/NODELET_GID (optional), NODELET_CGROUP_PROCS, NODELET_NEWPID=1 (own pid
  * namespace), NODELET_READONLY=1 (read-only root), NODELET_UNSHARE/NODELET_SH/NODELET_BUSYBOX (host tool
- * paths; busybox optional), NODELET_STATIC_BB (real path of a static busybox, or empty), NODELET_SETPRIV +
+ * paths; busybox optional), NODELET_NSENTER, NODELET_STATIC_BB (real path of a static busybox, or empty), NODELET_SETPRIV +
  * NODELET_CAPS (capability bounding set; empty = all), NODELET_NNP ("--no-new-privs" or empty),
  * NODELET_OOM_SCORE_ADJ, NODELET_PAYLOAD (PAYLOAD_SCRIPT).
  */
@@ -167,6 +167,17 @@ else
   { mnt -o bind "$L" "$R" && mnt -o remount,bind,ro "$R"; } || fail "cannot mount the image root $L"
 fi
 dir() { [ -d "$R$1" ] || mkdir -p "$R$1" 2>/dev/null; [ -d "$R$1" ]; }
+# mkdir -p (d) or a file (f) at a path inside the root, for paths a pod's files may lead through (volumes, its
+# working dir): the static busybox chrooted into the root does it, so a symlink resolves there (nsenter opens
+# --wd before the chroot: the busybox is run from its own directory); without one, on the host as before.
+BBS="$NODELET_STATIC_BB"; NSENTER="$NODELET_NSENTER"
+mkin() {
+  if [ -n "$BBS" ]; then
+    "$NSENTER" --root="$R" --wd="\${BBS%/*}" -- "./\${BBS##*/}" sh -c '
+      if [ "$1" = d ]; then mkdir -p -- "$2"; else mkdir -p -- "\${2%/*}/" && { [ -e "$2" ] || touch -- "$2"; }; fi' mkin "$1" "$2" 2>/dev/null
+  elif [ "$1" = d ]; then mkdir -p "$R$2" 2>/dev/null
+  else mkdir -p "$R\${2%/*}" 2>/dev/null; touch "$R$2" 2>/dev/null; fi
+}
 dir /proc || fail "no /proc directory in the root"
 dir /tmp && mnt -t tmpfs -o mode=1777,nosuid,nodev tmpfs "$R/tmp"
 if dir /sys; then mnt -t sysfs -o ro,nosuid,nodev,noexec sysfs "$R/sys" 2>/dev/null; fi
@@ -184,13 +195,13 @@ TAB='	'
 while IFS="$TAB" read -r mode src dst; do
   [ -n "$dst" ] || continue
   t="$R$dst"
-  if [ -d "$src" ]; then mkdir -p "$t" 2>/dev/null
-  elif [ ! -e "$t" ]; then mkdir -p "\${t%/*}" 2>/dev/null; touch "$t" 2>/dev/null; fi
+  if [ -d "$src" ]; then [ -d "$t" ] || mkin d "$dst"
+  elif [ ! -e "$t" ]; then mkin f "$dst"; fi
   if [ ! -e "$t" ]; then echo "nodelet: mount $dst skipped: no mount point in the read-only root" >&2; continue; fi
   mnt -o rbind "$src" "$t" || fail "cannot mount $src on $dst"
   [ "$mode" = ro ] && mnt -o remount,bind,ro "$t"
 done < "$C/mounts"
-dir "$WD" || fail "working directory $WD does not exist"
+[ -d "$R$WD" ] || mkin d "$WD"; [ -d "$R$WD" ] || fail "working directory $WD does not exist"
 # the env words behind the command: "$@" = command, args, env words
 i=0; while [ "$i" -lt "$NENV" ]; do set -- "$@" "$1"; shift; i=$((i+1)); done
 found=""
@@ -208,12 +219,12 @@ if [ -z "$ENVX" ]; then
   [ -n "$NODELET_STATIC_BB" ] || fail "no env(1) in the image and no static busybox on the host to apply the container's environment"
   case "$1" in */*) ;; *) shift; set -- "$p" "$@" ;; esac
 fi
-U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"; BBS="$NODELET_STATIC_BB"
+U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"
 SETPRIV="$NODELET_SETPRIV"; CAPS="$NODELET_CAPS"; NNP="$NODELET_NNP"; OOM="$NODELET_OOM_SCORE_ADJ"
 if [ -n "$NODELET_READONLY$HOSTRO" ]; then mnt -o remount,bind,ro "$R" || fail "cannot make the root read-only"; fi
 unset NODELET_ROOTFS NODELET_LOWER NODELET_DIR NODELET_OVERLAY NODELET_UID NODELET_GID NODELET_CGROUP_PROCS \\
   NODELET_NEWPID NODELET_READONLY NODELET_UNSHARE NODELET_SH NODELET_BUSYBOX NODELET_SETPRIV NODELET_CAPS NODELET_NNP \\
-  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB
+  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB NODELET_NSENTER
 set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$(($# - NENV))" "$@"
 # In a new pid namespace the first fork becomes its PID 1, so the waiter there forks nothing but the payload.
 [ -n "$NEWPID" ] && exec "$UNSHARE" --pid -- "$SH" -c '${WAITER_SCRIPT}' waiter "$SH" "$C/exit" "$@"

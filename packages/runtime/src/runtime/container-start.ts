@@ -81,6 +81,7 @@ function buildEnv(ctx: RuntimeContext, rec: ContainerRecord, image: string): Rec
     NODELET_SH: ctx.bins.sh,
     NODELET_BUSYBOX: ctx.bins.busybox ?? '',
     NODELET_STATIC_BB: staticBusybox(ctx.bins.busybox) ?? '',
+    NODELET_NSENTER: ctx.bins.nsenter,
     ...capsEnv(ctx, rec, asUser),
     NODELET_OOM_SCORE_ADJ: rec.config.linux?.resources?.oomScoreAdj ? String(rec.config.linux.resources.oomScoreAdj) : '',
     NODELET_NEWPID: pidModeOf(rec, ctx.store.sandboxes.get(rec.sandboxId)!) === 'CONTAINER' ? '1' : '',
