@@ -44,7 +44,7 @@ export function createTokenChecker(agentUrl: URL, readCa: () => string, timeoutM
     });
 }
 
-/** Reads a request body up to `max` bytes; undefined when larger (the rest is discarded). */
+/** Reads a request body up to `max` bytes; undefined when larger (the rest is discarded) or the client left. */
 export function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -62,6 +62,8 @@ export function readBody(req: IncomingMessage, max: number): Promise<Buffer | un
     });
     req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
+    // A client that goes away mid-body: nothing to answer (a no-op once 'end' resolved).
+    req.on('close', () => resolve(undefined));
   });
 }
 
