@@ -15,7 +15,7 @@ import { appRouter } from '../trpc/router.ts';
 import type { TrpcContext } from '../trpc/trpc.ts';
 import { createRequestGuard, type Authorizer, type BearerAuthenticator, type GuardOptions, type UserInfo } from './auth.ts';
 import { badRequest, listen, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
-import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_ROUTE_BODY_BYTES, MAX_TRPC_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
+import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_HEADER_BYTES, MAX_ROUTE_BODY_BYTES, MAX_TRPC_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleContainerLogs } from './routes/container-logs.ts';
 import { handleHealthz } from './routes/healthz.ts';
 import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probes.ts';
@@ -83,7 +83,7 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
       requestCert: true,
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
-      maxHeaderSize: 1 << 20,
+      maxHeaderSize: MAX_HEADER_BYTES,
       ...limitServerOptions(limits),
     },
     (req, res) => {

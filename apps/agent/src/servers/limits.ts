@@ -27,6 +27,12 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 export const MAX_ROUTE_BODY_BYTES = 8 * 1024;
 /** tRPC request bodies (batched mutations and inputs). */
 export const MAX_TRPC_BODY_BYTES = 1024 * 1024;
+/**
+ * Request line + headers on 10250 (the kubelet's MaxHeaderBytes is 1 MiB; with --http-max-connections connections
+ * each holding a header for up to the header timeout, 1 MiB would let 512 clients pin 512 MiB): 64 KiB still takes
+ * long exec command lines and large bearer tokens. 10255/10248 keep Node's 16 KiB.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
 /** Receiving a whole request (headers and body) may take at most this long, or the header timeout if longer. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
