@@ -59,6 +59,8 @@ function buildArgv(ctx: RuntimeContext, rec: ContainerRecord, sb: SandboxRecord,
   if (!wd.ok) return fail('UNKNOWN', `working directory ${rec.workingDir}: ${wd.reason}`);
   const words = envWords(rec.env);
   if (!words.ok) return fail('UNKNOWN', words.message);
+  // env(1) would take it for one more variable
+  if (rec.argv[0]!.includes('=')) return fail('UNKNOWN', `exec: "${rec.argv[0]}": a command name with "=" cannot be run`);
   const script = [b.sh, '-c', CONTAINER_INIT_SCRIPT, 'init', wd.path, rec.env['PATH'] ?? '', envPathsIn(image).flatMap((e) => [e.path, e.target]).join(' ')];
   return ok([...enter, ...unshare, ...script, String(words.words.length), ...words.words, ...rec.argv]);
 }

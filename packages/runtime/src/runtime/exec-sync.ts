@@ -40,6 +40,7 @@ export function execCommand(ctx: RuntimeContext, id: string, cmd: string[]): OpR
   if (!enteredRoot(rec.pid, join(containerDir(ctx, rec.id), 'rootfs'))) return fail('UNKNOWN', `container "${rec.id}" is still starting`);
   const words = envWords(rec.env);
   if (!words.ok) return fail('UNKNOWN', `failed to exec in container: ${words.message}`);
+  if (cmd[0]!.includes('=')) return fail('UNKNOWN', `failed to exec in container: exec: "${cmd[0]}": a command name with "=" cannot be run`);
   // The container's root as its init sees it (mounts included); symlinks are followed inside it.
   const root = `/proc/${rec.pid}/root`;
   const found = lookPathIn(root, rec.workingDir, cmd[0]!, rec.env['PATH'] ?? '');

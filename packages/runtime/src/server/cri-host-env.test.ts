@@ -136,6 +136,8 @@ test('the container and its execs see exactly the pod env (odd values and names,
   const r = await h.rt.ExecSync({ containerId: live, cmd: [BUSYBOX, 'cat', '/proc/self/environ'], timeout: 10 });
   assert.deepEqual(environ(r.stdout.toString()), want);
   assert.equal(existsSync('/tmp/nodelet-subst'), false);
+  // env(1) applies the env: a command name with "=" is refused clearly rather than taken for a variable
+  await assert.rejects(h.rt.ExecSync({ containerId: live, cmd: ['A=B', 'x'], timeout: 10 }), /a command name with "=" cannot be run/);
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
 });
 
