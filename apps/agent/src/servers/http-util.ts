@@ -30,12 +30,16 @@ export function methodNotAllowed(res: ServerResponse, allow = 'GET'): void {
   sendText(res, 405, 'Method Not Allowed\n', { Allow: allow });
 }
 
-export type RequestTarget = { ok: true; url: URL } | { ok: false; message: string };
+export type RequestTarget = { ok: true; url: URL } | { ok: false; message: string; redirect?: string };
+
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 /**
  * The request target as a URL, checked as Go's server checks it before any handler runs: origin-form ("/path?q")
  * or absolute-form ("http://host/path"), and a path whose percent-escapes decode (else 400 with the reason).
- * A leading "//" stays part of the path (it is not a host).
+ * A path with "." or ".." segments (also as %2e, or between backslashes) is not served: `redirect` is its
+ * canonical form (Go's ServeMux answers such paths with a 301 to it). Handlers and the authorizer therefore see
+ * one path, the one the client sent. A leading "//" stays part of the path (it is not a host).
  */
 export function parseRequestTarget(raw: string | undefined): RequestTarget {
   const target = raw ?? '/';
@@ -48,10 +52,20 @@ export function parseRequestTarget(raw: string | undefined): RequestTarget {
     return { ok: false, message: 'invalid request target' };
   }
   if (decodeSegments(url.pathname) === undefined) return { ok: false, message: 'invalid URL escape in the request path' };
+  const rawPath = (target.startsWith('/') ? target : target.replace(/^https?:\/\/[^/?#]*/i, '')).split(/[?#]/)[0] ?? '';
+  if (rawPath.split(/[\\/]/).some((s) => DOT_SEGMENT.test(s))) {
+    return { ok: false, message: 'the request path has "." or ".." segments', redirect: `${url.pathname}${url.search}` };
+  }
   return { ok: true, url };
 }
 
-/** The request's URL (after parseRequestTarget accepted it; '/' if it would not have). */
+/** Answers a request target parseRequestTarget refused: 301 to the canonical path, or 400 with the reason. */
+export function rejectTarget(res: ServerResponse, t: { message: string; redirect?: string }): void {
+  if (t.redirect === undefined) return badRequest(res, t.message);
+  sendText(res, 301, `Moved Permanently: ${t.redirect}\n`, { Location: t.redirect });
+}
+
+/** The request's URL (after parseRequestTarget accepted it; '/' if it would not have, which authorizes as "proxy"). */
 export function requestUrl(req: IncomingMessage): URL {
   const t = parseRequestTarget(req.url);
   return t.ok ? t.url : new URL('http://localhost/');

@@ -14,7 +14,7 @@ import { attachSocketServer, type SocketServerHandle } from '../streams/socket-s
 import { appRouter } from '../trpc/router.ts';
 import type { TrpcContext } from '../trpc/trpc.ts';
 import { createRequestGuard, type Authorizer, type BearerAuthenticator, type GuardOptions, type UserInfo } from './auth.ts';
-import { badRequest, listen, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
+import { listen, rejectTarget, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
 import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_HEADER_BYTES, MAX_ROUTE_BODY_BYTES, MAX_TRPC_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleContainerLogs } from './routes/container-logs.ts';
 import { handleHealthz } from './routes/healthz.ts';
@@ -88,7 +88,7 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     },
     (req, res) => {
       const target = parseRequestTarget(req.url);
-      if (!target.ok) return badRequest(res, target.message);
+      if (!target.ok) return rejectTarget(res, target);
       const isTrpc = target.url.pathname === '/trpc' || target.url.pathname.startsWith('/trpc/');
       const cap = isTrpc ? MAX_TRPC_BODY_BYTES : MAX_ROUTE_BODY_BYTES;
       // tRPC reads its own body (maxBodySize); the kubelet's routes take none beyond a small cap.

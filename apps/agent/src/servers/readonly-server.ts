@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
-import { badRequest, listen, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
+import { listen, rejectTarget, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
 import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_ROUTE_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleHealthz } from './routes/healthz.ts';
 import { sendPodList } from './routes/pods.ts';
@@ -46,7 +46,7 @@ export function createHealthzServer(kubelet: KubeletApi, logger: Logger, health 
 function plainServer(logger: Logger, limits: HttpLimits, route: Route): PlainServer {
   const server = createServer({ ...limitServerOptions(limits) }, (req, res) => {
     const target = parseRequestTarget(req.url);
-    if (!target.ok) return badRequest(res, target.message);
+    if (!target.ok) return rejectTarget(res, target);
     bodyWithin(req, MAX_ROUTE_BODY_BYTES)
       .then((within) => (within ? route(req, res, target.url) : payloadTooLarge(req, res, MAX_ROUTE_BODY_BYTES)))
       .catch((err: unknown) => {

@@ -1,7 +1,9 @@
 /**
  * Checks before any route runs, on every listener (10250, 10255, 10248): a request path with a malformed percent
  * escape is 400 with a message (Go's server rejects such a request URI with 400 before any kubelet handler), never
- * a 500; a request body beyond the cap is 413 (the kubelet's routes take none; tRPC bodies up to 1 MiB).
+ * a 500; a request body beyond the cap is 413 (the kubelet's routes take none; tRPC bodies up to 1 MiB); a path
+ * with "." or ".." segments is not served but redirected (301) to its canonical form, as Go's ServeMux does, so
+ * that no handler (socket.io matches the raw path) and the authorizer (the canonical one) disagree on it.
  */
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
@@ -9,7 +11,8 @@ import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { nullLogger } from '@nodelet/core/util/logger.ts';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
-import { doRequest, upgradeRequest, type TlsClientOptions } from '../testing/https-client.ts';
+import { doRequest, rawRequest, upgradeRequest, type TlsClientOptions } from '../testing/https-client.ts';
+import type { Authorizer } from './auth.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
 import { MAX_ROUTE_BODY_BYTES, MAX_TRPC_BODY_BYTES } from './limits.ts';
 import { createHealthzServer, createReadOnlyServer, type PlainServer } from './readonly-server.ts';
@@ -76,6 +79,42 @@ describe('malformed URL escapes → 400 with a message', () => {
   it('well-formed escapes still route: /containerLogs/default/web/ma%69n', async () => {
     const r = await doRequest(`${bases.kubelet}/containerLogs/default/web/ma%69n`, tls);
     assert.deepEqual([r.status, r.body], [200, 'hello\n']);
+  });
+});
+
+describe('"." and ".." segments', () => {
+  const cases: Array<[string, string]> = [
+    ['/pods/../pods', '/pods'],
+    ['/healthz/./', '/healthz/'],
+    ['/x/%2e%2E/healthz?verbose', '/healthz?verbose'],
+    ['/x\\..\\healthz', '/healthz'],
+  ];
+  for (const server of ['kubelet', 'readonly', 'healthz'] as const) {
+    for (const [path, location] of cases) {
+      it(`${server} GET ${path} → 301 ${location}`, async () => {
+        const r = await rawRequest(bases[server], path, tlsFor(bases[server]));
+        assert.deepEqual([r.status, r.headers.location], [301, location]);
+      });
+    }
+  }
+
+  describe('socket.io (which matches the raw path) is authorized as what it is', () => {
+    let statsOnly: TestServer;
+    const allowStats: Authorizer = { authorize: (a) => (a.subresource === 'stats' ? { allowed: true } : { allowed: false, reason: 'stats only' }) };
+    before(async () => {
+      statsOnly = await startTestServer(kubelet, { authorizer: allowStats });
+    });
+    after(() => statsOnly.close());
+    for (const path of ['/socket.io/../stats/summary?EIO=4&transport=polling', '/socket.io/\\..\\..\\stats/summary?EIO=4&transport=polling']) {
+      it(`a user allowed nodes/stats only: GET ${path} → 403, not a socket.io handshake`, async () => {
+        const r = await rawRequest(statsOnly.base, path, statsOnly.consoleTls);
+        assert.equal(r.status, 403, r.body);
+        assert.match(r.body, /subresource\(s\)=\[proxy\]/);
+      });
+    }
+    it('GET /stats/summary is allowed to that user', async () => {
+      assert.equal((await doRequest(`${statsOnly.base}/stats/summary`, statsOnly.consoleTls)).status, 404, 'allowed (no stats in this fake: 404)');
+    });
   });
 });
 

@@ -16,9 +16,16 @@ export interface SimpleResponse {
 }
 
 export function doRequest(url: string, tls: TlsClientOptions = {}, method = 'GET', body?: string, headers: Record<string, string> = {}): Promise<SimpleResponse> {
+  const u = new URL(url);
+  return rawRequest(u.origin, `${u.pathname}${u.search}`, tls, method, body, headers);
+}
+
+/** Like doRequest, with the request target sent exactly as given (no URL normalization of "..", "\\" and the like). */
+export function rawRequest(origin: string, target: string, tls: TlsClientOptions = {}, method = 'GET', body?: string, headers: Record<string, string> = {}): Promise<SimpleResponse> {
   return new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method, headers, ...tls, agent: false }, (res) => {
+    const u = new URL(origin);
+    const opts = { host: u.hostname, port: u.port, path: target, method, headers, ...tls, agent: false };
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(opts, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
