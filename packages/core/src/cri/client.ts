@@ -30,19 +30,21 @@ const MAX_MSG_BYTES = 16 * 1024 * 1024;
  */
 export const RECONNECT_BACKOFF = { initialMs: 100, maxMs: 1_000 };
 
+/** Channel options of every CRI channel: message size caps and the reconnect back-off above. */
+export const CRI_CHANNEL_OPTIONS: grpc.ClientOptions = {
+  'grpc.max_receive_message_length': MAX_MSG_BYTES,
+  'grpc.max_send_message_length': MAX_MSG_BYTES,
+  'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF.initialMs,
+  'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF.maxMs,
+};
+
 /** Creates a client for `endpoint` (`unix:///path.sock`, or a plain absolute path). Connects lazily. */
 export function createCriClient(endpoint: string, opts: CriClientOptions = {}): CriClient {
   const pkg = loadCriPackage().runtime.v1;
   const target = toGrpcTarget(endpoint);
-  const channelOpts: grpc.ClientOptions = {
-    'grpc.max_receive_message_length': MAX_MSG_BYTES,
-    'grpc.max_send_message_length': MAX_MSG_BYTES,
-    'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF.initialMs,
-    'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF.maxMs,
-  };
-  const runtime = new pkg.RuntimeService(target, grpc.credentials.createInsecure(), channelOpts);
+  const runtime = new pkg.RuntimeService(target, grpc.credentials.createInsecure(), CRI_CHANNEL_OPTIONS);
   const image = new pkg.ImageService(target, grpc.credentials.createInsecure(), {
-    ...channelOpts,
+    ...CRI_CHANNEL_OPTIONS,
     channelOverride: runtime.getChannel(),
   });
   const dflt = opts.timeoutMs ?? DEFAULT_CRI_TIMEOUT_MS;

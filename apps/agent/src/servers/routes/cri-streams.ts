@@ -3,6 +3,7 @@
  * streaming server) plus the pod → sandbox lookup, on their own small gRPC client to the runtime endpoint.
  */
 import * as grpc from '@grpc/grpc-js';
+import { CRI_CHANNEL_OPTIONS } from '@nodelet/core/cri/client.ts';
 import { loadCriPackage } from '../../../../../proto/load.ts';
 
 export interface ExecParams {
@@ -30,7 +31,7 @@ type Rpc = (req: object, opts: grpc.CallOptions, cb: (err: grpc.ServiceError | n
 export function criStreamsClient(endpoint: string, timeoutMs = 30_000): CriStreams {
   const pkg = loadCriPackage().runtime.v1;
   const target = endpoint.startsWith('unix://') || endpoint.includes(':') ? endpoint : `unix://${endpoint}`;
-  const client = new pkg.RuntimeService(target, grpc.credentials.createInsecure());
+  const client = new pkg.RuntimeService(target, grpc.credentials.createInsecure(), CRI_CHANNEL_OPTIONS);
   const call = (name: 'Exec' | 'Attach' | 'PortForward' | 'ListPodSandbox', req: object) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const fn = (client as unknown as Record<string, Rpc>)[name]!.bind(client);
