@@ -35,6 +35,8 @@ export interface StartRuntimeOptions {
 
 export interface RunningRuntime {
   socketPath: string;
+  /** The operations behind the gRPC services (tests drive them directly where the order of calls matters). */
+  runtime: Runtime;
   /** Stops every container and sandbox, closes the server, removes the socket. Idempotent. */
   stop(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export async function startRuntime(opts: StartRuntimeOptions): Promise<RunningRu
   let stopping: Promise<void> | undefined;
   return {
     socketPath: opts.socketPath,
+    runtime,
     stop: () =>
       (stopping ??= (async () => {
         log.info('stopping: containers and sandboxes');

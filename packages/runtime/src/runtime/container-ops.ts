@@ -78,11 +78,41 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
   return ok(id);
 }
 
-/** Stop: the stop signal, then SIGKILL after `timeout` seconds (0 = SIGKILL at once). */
-export async function stopContainer(ctx: RuntimeContext, id: string, timeout: number): Promise<OpResult<void>> {
+/**
+ * Run `start` as the container's StartContainer, marked "starting" until it settles (containerd's
+ * setContainerStarting): a second start meanwhile is refused with containerd's error, a remove too
+ * (removeContainer), a stop waits (stopContainer). Unknown ids and other states are `start`'s to answer.
+ */
+export async function whileStarting(ctx: RuntimeContext, id: string, start: () => Promise<OpResult<void>>): Promise<OpResult<void>> {
   const rec = ctx.store.findContainer(id);
-  if (!rec) return fail('NOT_FOUND', `an error occurred when try to find container "${id}": not found`);
-  if (rec.state !== 'CONTAINER_RUNNING' || !rec.pid) return ok(undefined);
+  if (!rec || rec.state !== 'CONTAINER_CREATED') return start();
+  if (ctx.starting.has(rec.id)) {
+    return fail('UNKNOWN', `failed to set starting state for container "${rec.id}": container is already in starting state`);
+  }
+  let settled!: () => void;
+  ctx.starting.set(rec.id, new Promise<void>((r) => (settled = r)));
+  try {
+    return await start();
+  } finally {
+    ctx.starting.delete(rec.id);
+    settled();
+  }
+}
+
+/**
+ * Stop: the stop signal, then SIGKILL after `timeout` seconds (0 = SIGKILL at once). A start in flight is
+ * waited for first (containerd answers ok at once and the container then runs: a stopped pod would keep it).
+ */
+export async function stopContainer(ctx: RuntimeContext, id: string, timeout: number): Promise<OpResult<void>> {
+  const found = ctx.store.findContainer(id);
+  if (!found) return fail('NOT_FOUND', `an error occurred when try to find container "${id}": not found`);
+  const starting = ctx.starting.get(found.id);
+  if (starting) {
+    ctx.logger.info('stop waits for the start in flight', { id: found.id });
+    await starting;
+  }
+  const rec = ctx.store.containers.get(found.id);
+  if (!rec || rec.state !== 'CONTAINER_RUNNING' || !rec.pid) return ok(undefined);
   const t0 = Date.now();
   if (timeout > 0) {
     signal(rec.pid, (/^\d+$/.test(rec.stopSignal) ? Number(rec.stopSignal) : rec.stopSignal) as NodeJS.Signals);
@@ -107,6 +137,10 @@ export function killContainer(ctx: RuntimeContext, rec: ContainerRecord): void {
 export async function removeContainer(ctx: RuntimeContext, id: string): Promise<OpResult<void>> {
   const rec = ctx.store.findContainer(id);
   if (!rec) return ok(undefined);
+  // As containerd (setContainerRemoving): the process being launched would outlive its record.
+  if (ctx.starting.has(rec.id)) {
+    return fail('UNKNOWN', `failed to set removing state for container "${rec.id}": container is in starting state, can't be removed`);
+  }
   if (rec.state === 'CONTAINER_RUNNING') {
     const stopped = await stopContainer(ctx, rec.id, 0);
     if (!stopped.ok) return stopped;

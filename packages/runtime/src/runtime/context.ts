@@ -31,6 +31,11 @@ export interface RuntimeContext {
   /** Live processes by sandbox / container id. */
   sandboxProcs: Map<string, Watched>;
   containerProcs: Map<string, Watched>;
+  /**
+   * Containers whose StartContainer is in flight (containerd's "starting" state, in memory as there), each
+   * with a promise that resolves once that start has settled (running, or failed and exited).
+   */
+  starting: Map<string, Promise<void>>;
   /** CNI for isolated sandboxes (disabled: loopback only). */
   network: PodNetwork;
 }

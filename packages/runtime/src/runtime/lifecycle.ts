@@ -33,6 +33,8 @@ export function recoverState(ctx: RuntimeContext): { sandboxes: number; containe
 
 /** Stop everything this runtime runs: stop signal to containers, SIGKILL after `graceMs`, then holders. */
 export async function stopEverything(ctx: RuntimeContext, graceMs: number): Promise<void> {
+  // A container being launched is stopped with the others once it runs (else it would outlive the runtime).
+  await Promise.all(ctx.starting.values());
   const running = [...ctx.store.containers.values()].filter((c) => c.state === 'CONTAINER_RUNNING' && c.pid);
   for (const c of running) signal(c.pid!, (/^\d+$/.test(c.stopSignal) ? Number(c.stopSignal) : c.stopSignal || 'SIGTERM') as NodeJS.Signals);
   await Promise.all(running.map((c) => waitExited(ctx.containerProcs, c.id, graceMs)));

@@ -11,7 +11,7 @@ import { StateStore } from '../state/store.ts';
 import type { HostBinaries } from '../util/bins.ts';
 import type { Logger } from '../util/logger.ts';
 import type { RuntimeContext } from './context.ts';
-import { createContainer, removeContainer, stopContainer } from './container-ops.ts';
+import { createContainer, removeContainer, stopContainer, whileStarting } from './container-ops.ts';
 import { startContainer } from './container-start.ts';
 import { EventHub } from './events.ts';
 import { execSync, type ExecSyncOutput } from './exec-sync.ts';
@@ -67,6 +67,7 @@ export class Runtime {
       privileged,
       sandboxProcs: new Map(),
       containerProcs: new Map(),
+      starting: new Map(),
       network,
     };
     this.stats = new StatsSampler(this.ctx);
@@ -86,7 +87,7 @@ export class Runtime {
   removeSandbox = (id: string) => removeSandbox(this.ctx, id);
   listSandboxes = (f: PodSandboxFilter__Output | null | undefined) => listSandboxes(this.ctx, f);
   createContainer = (sandboxId: string, config: ContainerConfig__Output) => createContainer(this.ctx, sandboxId, config);
-  startContainer = (id: string) => startContainer(this.ctx, id);
+  startContainer = (id: string) => whileStarting(this.ctx, id, () => startContainer(this.ctx, id));
   stopContainer = (id: string, timeout: number) => stopContainer(this.ctx, id, timeout);
   removeContainer = async (id: string) => {
     this.stats.forget(id);

@@ -133,7 +133,10 @@ export async function removeSandbox(ctx: RuntimeContext, id: string): Promise<Op
   if (!rec) return ok(undefined);
   const stopped = await stopSandbox(ctx, rec.id);
   if (!stopped.ok) return stopped;
-  for (const c of ctx.store.containersOf(rec.id)) await removeContainer(ctx, c.id);
+  for (const c of ctx.store.containersOf(rec.id)) {
+    const removed = await removeContainer(ctx, c.id);
+    if (!removed.ok) return fail(removed.code, `failed to remove container "${c.id}": ${removed.message}`);
+  }
   cleanupSandboxCgroups(ctx, rec);
   rmSync(join(ctx.rootDir, 'sandboxes', rec.id), { recursive: true, force: true });
   sandboxEvent(ctx, rec.id, 'CONTAINER_DELETED_EVENT');
