@@ -74,7 +74,8 @@ after(async () => {
 const find = (pods: PodJson[], name: string) => pods.find((p) => p.metadata.name === `${name}-bad`);
 
 test('the good pod runs although the directory holds broken, invalid and duplicate manifests', async () => {
-  await waitUntil('good Running', async () => find((await readOnlyPods(stack)) as PodJson[], 'good')?.status?.phase === 'Running');
+  // The first pod of a fresh stack also waits for the embedded runtime: allow for a loaded machine.
+  await waitUntil('good Running', async () => find((await readOnlyPods(stack)) as PodJson[], 'good')?.status?.phase === 'Running', 120_000);
   const pods = (await readOnlyPods(stack)) as PodJson[];
   assert.equal(pods.filter((p) => p.metadata.name === 'good-bad').length, 1, 'the duplicate is refused, the first kept');
   assert.equal(find(pods, 'invalid'), undefined, 'an invalid pod is not created');
@@ -136,7 +137,7 @@ test('a symlinked manifest runs; pods still start, update and stop while the wro
   await waitUntil('late updated', async () => {
     const p = find((await readOnlyPods(stack)) as PodJson[], 'late') as (PodJson & { spec?: { containers: Array<{ command: string[] }> } }) | undefined;
     return p?.spec?.containers[0]?.command.at(-1)?.includes('sleep 2') === true && p.status?.phase === 'Running';
-  });
+  }, 120_000);
   unlinkSync(late);
   await waitUntil('late removed', async () => find((await readOnlyPods(stack)) as PodJson[], 'late') === undefined);
   const pods = (await readOnlyPods(stack)) as PodJson[];

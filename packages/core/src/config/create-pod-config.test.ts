@@ -35,7 +35,7 @@ test('file source wired to PodConfig; broken manifest → Warning event + log li
   assert.equal(e.involvedObject.kind, 'Node');
   assert.ok(e.message.includes(join(dir, 'bad.yaml')), e.message);
   assert.ok(e.message.includes('spec.restartPolicy: Unsupported value: "Sometimes"'), e.message);
-  const line = log.records.find((r) => r.msg === 'pod source error');
+  const line = log.records.find((r) => r.msg === 'could not process manifest file');
   assert.equal(line?.path, join(dir, 'bad.yaml'));
   assert.equal(line?.component, 'config');
   assert.equal(bus.recent({ types: ['podConfig'] }).length, 1);

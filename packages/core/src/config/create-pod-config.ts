@@ -1,21 +1,17 @@
 /**
- * Wiring for createKubelet: a MergedPodConfig plus the file and/or http sources the configuration asks for.
- * Source errors are logged (naming the file/URL) and recorded as Warning events (reason FailedValidation) on
- * the pod they concern, or on the node.
+ * A MergedPodConfig plus the file and/or http sources the configuration asks for. Source errors are logged by
+ * the sources (naming the file/URL) and recorded as Warning events (source-errors.ts).
  */
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventBus } from '../events/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
-import { FailedValidation } from '../events/reasons.ts';
 import { FileSource } from './file-source.ts';
 import { HttpSource, type FetchLike } from './http-source.ts';
 import type { ManifestFs } from './manifest-fs.ts';
 import { MergedPodConfig } from './pod-config.ts';
-import type { PodConfig, PodSource, SourceError } from './types.ts';
-
-/** Event messages are cut at 1 kB, the API's limit for an event's note. */
-const MAX_EVENT_MESSAGE = 1024;
+import { sourceErrorEvents } from './source-errors.ts';
+import type { PodConfig, PodSource } from './types.ts';
 
 export interface PodConfigSetupDeps {
   clock: Clock;
@@ -48,14 +44,7 @@ export interface PodConfigSetup {
 export function createPodConfig(deps: PodConfigSetupDeps, config: PodConfigSetupConfig): PodConfigSetup {
   const logger = deps.logger?.child('config');
   const podConfig = new MergedPodConfig({ clock: deps.clock, logger, bus: deps.bus });
-  const onError = (e: SourceError) => {
-    logger?.warn('pod source error', { source: e.source, path: e.file, error: e.message });
-    const ref = e.pod
-      ? { kind: 'Pod', namespace: e.pod.namespace, name: e.pod.name }
-      : { kind: 'Node', name: config.nodeName, uid: config.nodeName };
-    const message = `Error validating pod from ${e.source} source ${e.file}: ${e.message}`;
-    deps.recorder?.event(ref, 'Warning', FailedValidation, message.length > MAX_EVENT_MESSAGE ? `${message.slice(0, MAX_EVENT_MESSAGE - 3)}...` : message);
-  };
+  const onError = sourceErrorEvents(deps.recorder, config.nodeName);
   const sources: PodSource[] = [];
   if (config.staticPodPath) {
     sources.push(

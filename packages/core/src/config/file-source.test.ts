@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '../util/clock.ts';
 import { FileSource } from './file-source.ts';
+import { nodeManifestFs, type ManifestFs } from './manifest-fs.ts';
 import { manifest, setupManifestDir } from './testing/manifest-dir.ts';
 import type { PodUpdate } from './types.ts';
 
@@ -177,4 +178,25 @@ test('default node fs: a real fs.watch event triggers a rescan (no clock step)',
   const added = new Promise<string[]>((resolve) => (seen = resolve));
   await writeFile(join(dir, 'w.yaml'), manifest('w'));
   assert.deepEqual(await added, ['w-n']);
+});
+
+test('an unchanged file (same stat version) is not read again at the next scan; a changed one is', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'nodelet-manifests-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'a.yaml'), manifest('a'));
+  const reads: string[] = [];
+  const fs: ManifestFs = { ...nodeManifestFs, readFile: (p) => (reads.push(p), nodeManifestFs.readFile(p)) };
+  const clock = new FakeClock();
+  const updates: PodUpdate[] = [];
+  const src = new FileSource({ clock, fs, onUpdate: (u) => updates.push(u) }, { path: dir, nodeName: 'n' });
+  t.after(() => src.stop());
+  await src.start();
+  await clock.step(20_000);
+  await src.whenIdle();
+  assert.equal(reads.length, 1);
+  await writeFile(join(dir, 'a.yaml'), manifest('a', 'busybox:1.36'));
+  await clock.step(20_000);
+  await src.whenIdle();
+  assert.equal(reads.length, 2);
+  assert.equal(updates.at(-1)?.pods[0]?.spec?.containers[0]?.image, 'busybox:1.36');
 });

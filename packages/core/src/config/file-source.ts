@@ -48,8 +48,10 @@ export class FileSource implements PodSource {
   private scanning: Promise<void> | undefined;
   private dirty = false;
   private lastEmitted: string | undefined;
-  /** Per file: a hash of the content last decoded and its result. */
-  private readonly parsed = new Map<string, { hash: string; result: DecodeResult }>();
+  /** Per file: the stat version and a hash of the content last decoded, and its result. */
+  private readonly parsed = new Map<string, { version?: string; hash: string; result: DecodeResult }>();
+  /** Stat versions of this scan's files. */
+  private versions = new Map<string, string | undefined>();
   private readonly reported = new Map<string, string>();
   /** Directory entries skipped at the last scan (dangling links, directories...), logged once each. */
   private skipped = new Map<string, string>();
@@ -114,8 +116,12 @@ export class FileSource implements PodSource {
       this.report(path, 'path does not exist, ignoring');
     } else {
       this.clearReport(path);
+      this.versions = new Map();
       if (st.isDirectory) files = await this.listDir(path);
-      else if (st.isFile) files = [path];
+      else if (st.isFile) {
+        files = [path];
+        this.versions.set(path, st.version);
+      }
       else this.report(path, 'path is not a directory or file');
       this.ensureWatcher();
     }
@@ -145,7 +151,10 @@ export class FileSource implements PodSource {
       }
       if (!st) skipped.set(file, 'Could not get metadata: no such file or directory (dangling symlink?)');
       else if (st.isDirectory) skipped.set(file, 'Provided manifest path is a directory, not recursing into manifest path');
-      else if (st.isFile) files.push(file);
+      else if (st.isFile) {
+        files.push(file);
+        this.versions.set(file, st.version);
+      }
       else skipped.set(file, 'Manifest path is not a directory or file');
     }
     for (const [file, message] of skipped) {
@@ -201,6 +210,9 @@ export class FileSource implements PodSource {
 
   /** Reads and decodes one file; undefined when it vanished. Never throws: any failure is this file's error. */
   private async decode(file: string): Promise<DecodeResult | undefined> {
+    const version = this.versions.get(file);
+    const prev = this.parsed.get(file);
+    if (version !== undefined && prev?.version === version) return prev.result;
     let content: string;
     try {
       content = await this.fs.readFile(file);
@@ -209,15 +221,17 @@ export class FileSource implements PodSource {
       return { ok: false, message: `could not read manifest file: ${(err as Error)?.message ?? String(err)}` };
     }
     const hash = md5Hex(content);
-    const prev = this.parsed.get(file);
-    if (prev && prev.hash === hash) return prev.result;
+    if (prev && prev.hash === hash) {
+      prev.version = version;
+      return prev.result;
+    }
     let result: DecodeResult;
     try {
       result = decodeSinglePod(content, { kind: 'file', id: file, nodeName: this.config.nodeName });
     } catch (err) {
       result = { ok: false, message: `could not decode manifest file: ${(err as Error)?.message ?? String(err)}` };
     }
-    this.parsed.set(file, { hash, result });
+    this.parsed.set(file, { version, hash, result });
     return result;
   }
 

@@ -2,8 +2,12 @@
 import { constants, promises as fsp, watch as fsWatch } from 'node:fs';
 
 export interface ManifestFs {
-  /** Follows symlinks (as os.Stat); undefined when the path, or a link's target, does not exist. */
-  stat(path: string): Promise<{ isDirectory: boolean; isFile: boolean } | undefined>;
+  /**
+   * Follows symlinks (as os.Stat); undefined when the path, or a link's target, does not exist. `version`, when
+   * given, changes whenever the content may have (device, inode, size, mtime, ctime): an unchanged version lets
+   * the file source skip reading the file again.
+   */
+  stat(path: string): Promise<{ isDirectory: boolean; isFile: boolean; version?: string } | undefined>;
   /** The entries of dir (isFile: a regular file itself, not a link; the file source stats each entry anyway). */
   readdir(dir: string): Promise<Array<{ name: string; isFile: boolean }>>;
   /** The content of a regular file (through symlinks); rejects for anything else (a FIFO never blocks it). */
@@ -15,8 +19,8 @@ export interface ManifestFs {
 export const nodeManifestFs: ManifestFs = {
   async stat(path) {
     try {
-      const s = await fsp.stat(path);
-      return { isDirectory: s.isDirectory(), isFile: s.isFile() };
+      const s = await fsp.stat(path, { bigint: true });
+      return { isDirectory: s.isDirectory(), isFile: s.isFile(), version: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;

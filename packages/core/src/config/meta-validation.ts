@@ -96,6 +96,20 @@ export function validateUid(path: string, uid: string): string[] {
   return UID.test(uid) && !uid.includes('..') ? [] : [`${path}: Invalid value: ${quote(uid)}: ${UID_MSG}`];
 }
 
+/**
+ * The identity checks alone (name, namespace, uid as strings that can safely name a directory): for pods of
+ * any source, whatever validated them before.
+ */
+export function identityErrors(meta: { name?: unknown; namespace?: unknown; uid?: unknown } | undefined): string[] {
+  const str = (path: string, v: unknown, check: (p: string, s: string) => string[]) =>
+    typeof v === 'string' && v !== '' ? check(path, v) : [`${path}: Required value`];
+  return [
+    ...str('metadata.name', meta?.name, validateDnsSubdomain),
+    ...str('metadata.namespace', meta?.namespace, validateDnsLabel),
+    ...str('metadata.uid', meta?.uid, validateUid),
+  ];
+}
+
 /** Metadata errors of a type-checked pod (name, namespace, uid, labels, annotations). */
 export function validatePodMeta(meta: V1ObjectMeta | undefined): string[] {
   const errs: string[] = [];

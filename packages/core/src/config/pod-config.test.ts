@@ -123,3 +123,11 @@ test('a pod whose UID another source already has is dropped; it comes in once th
   http({ op: 'SET', source: 'http', pods: [pod('web', 'same'), pod('other', 'o')] });
   assert.deepEqual(brief(), ['file:REMOVE:static', 'http:ADD:web']);
 });
+
+test('a pod whose name, namespace or UID could not safely name a directory is dropped, whatever its source', () => {
+  const { pc, brief } = setup();
+  const api = pc.channel('api');
+  const bad = [pod('../x', '1'), pod('ok', '../../etc'), pod('ok2', 'a/b'), { ...pod('ok3', '3'), metadata: { name: 'ok3', namespace: 'a/b', uid: '3' } }];
+  api({ op: 'SET', source: 'api', pods: [...bad, pod('fine', '123e4567-e89b-12d3-a456-426614174000')] });
+  assert.deepEqual(brief(), ['api:ADD:fine']);
+});

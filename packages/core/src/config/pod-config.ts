@@ -9,6 +9,7 @@ import type { Logger } from '../util/logger.ts';
 import type { EventBus } from '../events/types.ts';
 import { canonicalJson } from '../util/hash.ts';
 import { podFullName } from '../api/pod-helpers.ts';
+import { identityErrors } from './meta-validation.ts';
 import { CONFIG_SEEN_ANNOTATION, type PodConfig, type PodOperation, type PodSourceName, type PodUpdate } from './types.ts';
 
 export interface PodConfigDeps {
@@ -116,6 +117,12 @@ export class MergedPodConfig implements PodConfig {
       const uid = p.metadata?.uid;
       if (!uid || names.has(full)) {
         this.deps.logger?.warn('dropping pod: duplicate name or no UID', { source, pod: full });
+        continue;
+      }
+      // Names, namespaces and UIDs name directories on the node: whatever the source, they must be safe.
+      const unsafe = identityErrors(p.metadata);
+      if (unsafe.length > 0) {
+        this.deps.logger?.warn('dropping pod: invalid identity', { source, errors: unsafe.join(', ') });
         continue;
       }
       const other = [...this.bySource].find(([s, store]) => s !== source && store.has(uid))?.[0];

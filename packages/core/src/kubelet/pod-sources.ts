@@ -2,6 +2,7 @@
 import type { MergedPodConfig } from '../config/pod-config.ts';
 import { FileSource } from '../config/file-source.ts';
 import { HttpSource } from '../config/http-source.ts';
+import { sourceErrorEvents } from '../config/source-errors.ts';
 import type { PodSource } from '../config/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
@@ -13,8 +14,7 @@ export function buildPodSources(
 ): PodSource[] {
   const { clock, logger } = deps;
   const sources: PodSource[] = [];
-  const onError = (e: { source: string; file: string; message: string }) =>
-    parts.recorder.event({ kind: 'Node', name: c.nodeName }, 'Warning', 'FailedValidation', `${e.file}: ${e.message}`);
+  const onError = sourceErrorEvents(parts.recorder, c.nodeName);
   if (c.podManifestPath) {
     sources.push(
       new FileSource(
