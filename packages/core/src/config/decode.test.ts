@@ -98,6 +98,31 @@ test('PodList and empty bodies', () => {
   });
 });
 
+test('what `kubectl run web --image=busybox --dry-run=client -o yaml` writes is admitted (nulls and empty objects)', () => {
+  const text = `apiVersion: v1
+kind: Pod
+metadata:
+  creationTimestamp: null
+  labels:
+    run: web
+  name: web
+spec:
+  containers:
+  - image: busybox
+    name: web
+    resources: {}
+  dnsPolicy: ClusterFirst
+  restartPolicy: Always
+status: {}
+`;
+  const r = decodeSinglePod(text, SRC);
+  assert.ok(r.ok, !r.ok ? r.message : '');
+  assert.equal(r.pods[0]!.metadata?.creationTimestamp, undefined);
+  const ts = decodeSinglePod(`%YAML 1.1\n---\n${text.replace('creationTimestamp: null', 'creationTimestamp: 2026-01-02T03:04:05Z')}`, SRC);
+  assert.ok(ts.ok, !ts.ok ? ts.message : '');
+  assert.equal(String(ts.pods[0]!.metadata?.creationTimestamp), '2026-01-02T03:04:05Z', 'a YAML 1.1 timestamp is read as its RFC 3339 string');
+});
+
 test('YAML anchors and << merge keys', () => {
   const text = `apiVersion: v1
 kind: Pod

@@ -82,8 +82,11 @@ function checkValue(v: unknown, type: string, format: string, path: string, erro
     return out;
   }
   switch (type) {
-    case 'string':
     case 'Date':
+      // A YAML 1.1 timestamp (`%YAML 1.1` documents) arrives as a Date; Go reads it as the RFC 3339 string.
+      if (v instanceof Date && Number.isFinite(v.getTime())) return v.toISOString().replace('.000Z', 'Z');
+    // falls through
+    case 'string':
       if (typeof v === 'string') return v;
       if (quantity && typeof v === 'number' && Number.isFinite(v)) return v;
       return void errors.push(typeError(path, v, 'string'));
