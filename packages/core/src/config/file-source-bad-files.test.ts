@@ -136,3 +136,19 @@ test('two manifests with the same metadata.uid: the later file is refused, the r
   await s.rescan();
   assert.deepEqual(s.names(), ['second-node1'], 'free again once the owner is gone');
 });
+
+test('a manifest path that is neither a directory nor a file is reported once, not at every scan', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'nodelet-manifests-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  const clock = new FakeClock();
+  const errors: SourceError[] = [];
+  const updates: PodUpdate[] = [];
+  const src = new FileSource({ clock, onUpdate: (u) => updates.push(u), onError: (e) => errors.push(e) }, { path: join(dir, 'pipe'), nodeName: 'n' });
+  t.after(() => src.stop());
+  await src.start();
+  await clock.step(20_000);
+  await src.whenIdle();
+  assert.deepEqual(errors.map((e) => e.message), ['path is not a directory or file']);
+  assert.deepEqual(updates.map((u) => u.pods.length), [0], 'an empty set: the source is ready');
+});

@@ -115,14 +115,14 @@ export class FileSource implements PodSource {
       this.closeWatcher();
       this.report(path, 'path does not exist, ignoring');
     } else {
-      this.clearReport(path);
       this.versions = new Map();
+      if (!st.isDirectory && !st.isFile) this.report(path, 'path is not a directory or file');
+      else this.clearReport(path);
       if (st.isDirectory) files = await this.listDir(path);
-      else if (st.isFile) {
+      if (st.isFile) {
         files = [path];
         this.versions.set(path, st.version);
       }
-      else this.report(path, 'path is not a directory or file');
       this.ensureWatcher();
     }
     const pods = await this.collect(files);
@@ -151,11 +151,11 @@ export class FileSource implements PodSource {
       }
       if (!st) skipped.set(file, 'Could not get metadata: no such file or directory (dangling symlink?)');
       else if (st.isDirectory) skipped.set(file, 'Provided manifest path is a directory, not recursing into manifest path');
-      else if (st.isFile) {
+      else if (!st.isFile) skipped.set(file, 'Manifest path is not a directory or file');
+      else {
         files.push(file);
         this.versions.set(file, st.version);
       }
-      else skipped.set(file, 'Manifest path is not a directory or file');
     }
     for (const [file, message] of skipped) {
       if (this.skipped.get(file) !== message) this.deps.logger?.warn(message, { path: file });
