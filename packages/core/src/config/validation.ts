@@ -8,6 +8,7 @@ import { validateProbe } from '../prober/validation.ts';
 import { tryParseQuantity } from '../util/quantity.ts';
 import { quote, validateDnsLabel, validatePodMeta } from './meta-validation.ts';
 import { checkTypes } from './type-check.ts';
+import { validatePodVolumes } from './volume-validation.ts';
 
 const q = quote;
 
@@ -82,6 +83,7 @@ export function validateTypedPod(pod: V1Pod): string[] {
   const errs = validatePodMeta(pod.metadata);
   const spec = pod.spec;
   if (!spec) return [...errs, 'spec: Required value'];
+  errs.push(...validatePodVolumes(spec));
   const seen = new Set<string>();
   for (const [i, c] of (spec.initContainers ?? []).entries()) errs.push(...validateContainer(c, `spec.initContainers[${i}]`, seen, true));
   if (!spec.containers || spec.containers.length === 0) errs.push('spec.containers: Required value');
