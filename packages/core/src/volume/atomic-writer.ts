@@ -7,6 +7,7 @@
 import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { randomInt } from 'node:crypto';
+import { within } from './container-mounts.ts';
 
 export interface FileProjection {
   data: Buffer;
@@ -28,6 +29,19 @@ export function validatePayloadPath(p: string): string | undefined {
   if (posix.isAbsolute(p)) return `invalid path: must be relative path: ${p}`;
   if (p.split('/').includes('..')) return `invalid path: must not contain '..': ${p}`;
   if (p.startsWith('..')) return `invalid path: must not start with '..': ${p}`;
+  return undefined;
+}
+
+/** The first payload key that is not a safe file name below `target` (checked before anything is made). */
+export function payloadPathError(target: string, payload: Payload): string | undefined {
+  const data = join(target, DATA_DIR);
+  for (const p of payload.keys()) {
+    const bad = validatePayloadPath(p);
+    if (bad) return bad;
+    // Defense in depth: the normalised file path stays strictly below the data dir.
+    const file = join(data, p);
+    if (file === data || !within(data, file)) return `invalid path: ${p} is outside the volume`;
+  }
   return undefined;
 }
 
@@ -80,10 +94,8 @@ async function oldTopLevel(target: string): Promise<{ names: Set<string>; dir: s
 }
 
 export async function writePayload(target: string, payload: Payload, now: number): Promise<WriteResult> {
-  for (const p of payload.keys()) {
-    const bad = validatePayloadPath(p);
-    if (bad) return { ok: false, message: bad };
-  }
+  const bad = payloadPathError(target, payload);
+  if (bad) return { ok: false, message: bad };
   await mkdir(target, { recursive: true });
   if (await sameAsCurrent(target, payload)) return { ok: true, changed: false };
   const old = await oldTopLevel(target);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { FakeClock } from '../util/clock.ts';
 import { createLogger } from '../util/logger.ts';
@@ -99,6 +99,102 @@ test('PodVolumeManager: cleanupOrphans removes the dirs of pods that are gone', 
     assert.deepEqual(await readdir(join(root, 'pods')), ['keep']);
     assert.equal(mounter.mounted.size, 0);
     assert.deepEqual(await vm.cleanupOrphans(() => false), ['keep']);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+const LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+/** Every path under `dir` (dirs and files), relative. */
+async function tree(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  return entries.map(String).sort();
+}
+
+test('PodVolumeManager: a pod that skipped validation (API source) cannot make a volume outside its pod dir', async () => {
+  const { root, objects, mounter, events, vm } = await setup();
+  const target = await mkdtemp(join(tmpdir(), 'volmgr-escape-'));
+  try {
+    // Just enough ".." to reach / from <root>/pods/<uid>/volumes/kubernetes.io~<plugin>, then down to the target.
+    const depth = join(root, 'pods/uid-1/volumes/kubernetes.io~empty-dir').split('/').length - 1;
+    const evil = `${'../'.repeat(depth)}${relative('/', target)}/escape`;
+    assert.ok(evil.length <= 60, evil);
+    objects.configMaps.set('ns/app', { data: { k: 'v' } });
+    const p: V1Pod = {
+      metadata: { name: 'web', namespace: 'ns', uid: 'uid-1' },
+      spec: {
+        volumes: [
+          { name: evil, emptyDir: { medium: 'Memory' } },
+          { name: `${evil}-cm`, configMap: { name: 'app' } },
+          { name: 'host', hostPath: { path: `${target}/../${relative('/', target)}`, type: 'DirectoryOrCreate' } },
+        ],
+        containers: [{ name: 'c', image: 'i', volumeMounts: [{ name: evil, mountPath: '/m' }] }],
+      },
+    };
+    const r = await vm.mountPod(p);
+    assert.equal(r.ok, false);
+    const nameErr = (n: string, i: number) => `invalid volume name: spec.volumes[${i}].name: Invalid value: ${JSON.stringify(n)}: ${LABEL_MSG}`;
+    const hostErr = `invalid HostPath \`${target}/../${relative('/', target)}\`: must not contain '..'`;
+    assert.deepEqual(events, [
+      `Warning FailedMount MountVolume.SetUp failed for volume "${evil}" : ${nameErr(evil, 0)}`,
+      `Warning FailedMount MountVolume.SetUp failed for volume "${evil}-cm" : ${nameErr(`${evil}-cm`, 1)}`,
+      `Warning FailedMount MountVolume.SetUp failed for volume "host" : ${hostErr}`,
+    ]);
+    assert.deepEqual(mounter.calls, [], 'no tmpfs mounted');
+    assert.deepEqual(await tree(target), [], 'nothing made in the target');
+    assert.deepEqual(await tree(root), [], 'nothing made under the root dir');
+    const cm = await vm.containerMounts(p, p.spec!.containers[0]!);
+    assert.deepEqual(cm, { ok: false, message: `volume "${evil}" of container "c" is refused: ${nameErr(evil, 0)}` });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+    await rm(target, { recursive: true, force: true });
+  }
+});
+
+test('PodVolumeManager: an unsafe pod UID fails the mount and makes nothing', async () => {
+  // "../outside" would be <root>/outside: still inside the test's temp dir if the check were missing.
+  const { root, mounter, events, vm } = await setup();
+  try {
+    const p: V1Pod = { metadata: { name: 'web', namespace: 'ns', uid: '../outside' }, spec: { volumes: [{ name: 'scratch', emptyDir: { medium: 'Memory' } }], containers: [] } };
+    const r = await vm.mountPod(p);
+    assert.equal(r.ok, false);
+    assert.equal(events.length, 1);
+    assert.match(events[0]!, /^Warning FailedMount MountVolume\.SetUp failed for volume "scratch" : invalid pod UID: metadata\.uid: Invalid value: "\.\.\/outside": /);
+    assert.deepEqual(mounter.calls, []);
+    assert.deepEqual(await tree(root), []);
+    assert.deepEqual(await vm.teardownPod('..'), { ok: false, message: 'invalid pod uid ".."' });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('PodVolumeManager: item paths and subPaths with ".." are refused (the kubelet messages), before any tmpfs', async () => {
+  const { root, objects, mounter, events, vm } = await setup();
+  try {
+    objects.secrets.set('ns/s', { data: { k: Buffer.from('v').toString('base64') } });
+    objects.configMaps.set('ns/app', { data: { k: 'v' } });
+    const p: V1Pod = {
+      metadata: { name: 'web', namespace: 'ns', uid: 'uid-1' },
+      spec: {
+        volumes: [
+          { name: 'sec', secret: { secretName: 's', items: [{ key: 'k', path: '../x' }] } },
+          { name: 'cfg', configMap: { name: 'app', items: [{ key: 'k', path: 'a/../../x' }] } },
+          { name: 'scratch', emptyDir: {} },
+        ],
+        containers: [{ name: 'c', image: 'i', volumeMounts: [{ name: 'scratch', mountPath: '/s', subPath: '../x' }] }],
+      },
+    };
+    assert.equal((await vm.mountPod(p)).ok, false);
+    assert.deepEqual(events, [
+      `Warning FailedMount MountVolume.SetUp failed for volume "sec" : invalid path: must not contain '..': ../x`,
+      `Warning FailedMount MountVolume.SetUp failed for volume "cfg" : invalid path: must not contain '..': a/../../x`,
+    ]);
+    assert.deepEqual(mounter.calls, [], 'no tmpfs for a refused secret');
+    assert.deepEqual(await tree(join(root, 'pods/uid-1/volumes')), ['kubernetes.io~empty-dir', 'kubernetes.io~empty-dir/scratch']);
+    const cm = await vm.containerMounts(p, p.spec!.containers[0]!);
+    assert.deepEqual(cm, { ok: false, message: "unable to provision SubPath `../x`: must not contain '..'" });
   } finally {
     await rm(root, { recursive: true, force: true });
   }

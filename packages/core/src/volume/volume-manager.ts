@@ -4,7 +4,8 @@
  * the atomic writer — secret / downwardAPI / projected on a tmpfs when root, as the kubelet's Memory wrapper —,
  * hostPath type checks). Each pod sync calls mountPod again, which rewrites changed
  * configMap / secret / downwardAPI / projected payloads (the kubelet's periodic remount). Pod removal and
- * orphaned pod dirs are torn down (tmpfs unmounted, pod dir removed).
+ * orphaned pod dirs are torn down (tmpfs unmounted, pod dir removed). A volume whose name, pod UID or hostPath
+ * path would lead outside its place (volume-paths.ts) fails the mount before anything is made on the host.
  */
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,12 +14,13 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { tryParseQuantity } from '../util/quantity.ts';
 import type { PodObjectSource, TokenSource } from '../podobjects/types.ts';
-import { writePayload } from './atomic-writer.ts';
+import { payloadPathError, writePayload } from './atomic-writer.ts';
 import { buildContainerMounts, type ResolvedVolume } from './container-mounts.ts';
 import { checkHostPathType } from './host-path.ts';
 import type { NodeAllocatable } from './downward-api.ts';
 import { volumePayload } from './projections.ts';
-import { pluginOf, type ContainerMountsResult, type Mounter, type MountPodResult, type VolumeHost } from './types.ts';
+import type { ContainerMountsResult, Mounter, MountPodResult, VolumeHost } from './types.ts';
+import { isSafeUid, volumePath } from './volume-paths.ts';
 
 export interface VolumeManagerDeps {
   clock: Clock;
@@ -56,19 +58,12 @@ export class PodVolumeManager implements VolumeHost {
     return join(this.podsDir(), uid);
   }
 
-  volumeDir(uid: string, v: V1Volume): string | undefined {
-    const plugin = pluginOf(v as unknown as Record<string, unknown>);
-    if (!plugin) return undefined;
-    if (plugin === 'host-path') return v.hostPath?.path ?? '';
-    return join(this.podDir(uid), 'volumes', `kubernetes.io~${plugin}`, v.name);
-  }
-
   async mountPod(pod: V1Pod): Promise<MountPodResult> {
-    const uid = pod.metadata?.uid ?? '';
+    const uid = pod.metadata?.uid;
     const failed: string[] = [];
     let first = '';
-    for (const v of pod.spec?.volumes ?? []) {
-      const r = await this.setUp(pod, uid, v).catch((err: unknown): SetUp => ({ ok: false, message: String((err as Error).message ?? err) }));
+    for (const [i, v] of (pod.spec?.volumes ?? []).entries()) {
+      const r = await this.setUp(pod, uid, v, i).catch((err: unknown): SetUp => ({ ok: false, message: String((err as Error).message ?? err) }));
       if (r.ok) continue;
       failed.push(v.name);
       first ||= r.message;
@@ -80,26 +75,33 @@ export class PodVolumeManager implements VolumeHost {
   }
 
   async containerMounts(pod: V1Pod, c: V1Container, vars?: Map<string, string>): Promise<ContainerMountsResult> {
-    const uid = pod.metadata?.uid ?? '';
     const resolved = new Map<string, ResolvedVolume>();
-    for (const v of pod.spec?.volumes ?? []) {
-      const path = this.volumeDir(uid, v);
-      const plugin = pluginOf(v as unknown as Record<string, unknown>);
-      if (path === undefined || !plugin) continue;
-      const apiData = plugin === 'configmap' || plugin === 'secret' || plugin === 'projected' || plugin === 'downward-api';
-      resolved.set(v.name, { path, readOnly: apiData });
+    const refused = new Map<string, string>();
+    for (const [i, v] of (pod.spec?.volumes ?? []).entries()) {
+      const r = volumePath(this.podsDir(), pod.metadata?.uid, v, i);
+      if (!r) continue;
+      if (!r.ok) refused.set(String(v.name), r.message);
+      else resolved.set(v.name, { path: r.path, readOnly: r.plugin === 'configmap' || r.plugin === 'secret' || r.plugin === 'projected' || r.plugin === 'downward-api' });
+    }
+    for (const m of c.volumeMounts ?? []) {
+      const bad = refused.get(m.name);
+      if (bad) return { ok: false, message: `volume "${m.name}" of container "${c.name}" is refused: ${bad}` };
     }
     return buildContainerMounts(c, resolved, vars);
   }
 
-  private async setUp(pod: V1Pod, uid: string, v: V1Volume): Promise<SetUp> {
-    const dir = this.volumeDir(uid, v);
-    if (dir === undefined) return { ok: false, message: `volume type of "${v.name}" is not supported by nodelet` };
+  private async setUp(pod: V1Pod, uid: unknown, v: V1Volume, index: number): Promise<SetUp> {
+    const where = volumePath(this.podsDir(), uid, v, index);
+    if (where === undefined) return { ok: false, message: `volume type of "${v.name}" is not supported by nodelet` };
+    if (!where.ok) return where;
+    const dir = where.path;
     if (v.hostPath) return checkHostPathType(v.hostPath.path, v.hostPath.type);
     if (v.emptyDir) return this.setUpEmptyDir(pod, dir, v);
     const payload = await volumePayload({ objects: this.deps.objects, tokens: this.deps.tokens, ...(this.deps.allocatable ? { allocatable: this.deps.allocatable() } : {}) }, pod, v);
     if (!payload) return { ok: false, message: `volume type of "${v.name}" is not supported by nodelet` };
     if (!payload.ok) return payload;
+    const badPath = payloadPathError(dir, payload.payload);
+    if (badPath) return { ok: false, message: badPath };
     if (!v.configMap) await this.ensureTmpfs(dir);
     const w = await writePayload(dir, payload.payload, this.deps.clock.now());
     if (w.ok && w.changed) this.log.debug('volume payload written', { pod: uid, volume: v.name });
@@ -135,7 +137,7 @@ export class PodVolumeManager implements VolumeHost {
 
   /** Unmounts what is mounted under the pod dir and removes it (refusing while a mount remains). */
   async teardownPod(uid: string): Promise<{ ok: true } | { ok: false; message: string }> {
-    if (!uid || uid.includes('/') || uid.startsWith('.')) return { ok: false, message: `invalid pod uid ${uid}` };
+    if (!isSafeUid(uid)) return { ok: false, message: `invalid pod uid ${JSON.stringify(uid)}` };
     const dir = this.podDir(uid);
     this.deps.tokens.deleteServiceAccountToken(uid);
     const mounts = (await this.deps.mounter.mountPointsUnder(dir)).sort((a, b) => b.length - a.length);
