@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Container, V1VolumeMount } from '@kubernetes/client-node';
@@ -61,5 +61,29 @@ test('buildContainerMounts: subPath, readOnly, propagation, missing volumes, sym
     await assert.rejects(stat('/etc/nodelet-x'), 'nothing was created outside the volume');
   } finally {
     await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('buildContainerMounts: a missing subPath below a link out of the volume creates nothing outside (several levels)', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'cmounts-'));
+  const outside = await mkdtemp(join(tmpdir(), 'cmounts-outside-'));
+  try {
+    const vol = join(root, 'vol');
+    await mkdir(join(vol, 'in'), { recursive: true });
+    await symlink(outside, join(vol, 'out'));
+    await symlink('in', join(vol, 'inlink'));
+    const volumes = new Map<string, ResolvedVolume>([['data', { path: vol, readOnly: false }]]);
+    const c = (subPath: string): V1Container => ({ name: 'app', volumeMounts: [{ name: 'data', mountPath: '/d', subPath }] });
+    for (const sp of ['out/a/b', 'out/a/b/c/d']) {
+      const r = await buildContainerMounts(c(sp), volumes);
+      assert.equal(r.ok, false, sp);
+    }
+    assert.deepEqual(await readdir(outside), [], 'nothing made outside the volume');
+    const ok = await buildContainerMounts(c('inlink/p/q'), volumes);
+    assert.ok(ok.ok && ok.mounts[0]!.hostPath === join(vol, 'in/p/q'), 'a link inside the volume is followed');
+    assert.equal((await stat(join(vol, 'in/p'))).mode & 0o777, 0o750);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+    await rm(outside, { recursive: true, force: true });
   }
 });

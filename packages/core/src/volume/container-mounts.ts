@@ -3,7 +3,7 @@
  * / subPathExpr, which must stay inside the volume), readOnly (forced for configMap / secret / downwardAPI /
  * projected), and mount propagation (Bidirectional only for privileged containers).
  */
-import { mkdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { V1Container, V1VolumeMount } from '@kubernetes/client-node';
 import { expandVars } from '../kuberuntime/container-env.ts';
@@ -45,6 +45,27 @@ export function within(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
+/**
+ * Creates `rel` below the real dir `base` one element at a time (0750), as the kubelet's doSafeMakeDir: an
+ * existing element that is a link must resolve inside `base`, so no link a container planted in its volume
+ * makes directories on the host.
+ */
+async function safeMakeDir(base: string, rel: string): Promise<void> {
+  let cur = base;
+  for (const part of rel.split('/').filter((p) => p !== '' && p !== '.')) {
+    const next = join(cur, part);
+    const st = await lstat(next).catch(() => undefined);
+    if (!st) await mkdir(next, { mode: 0o750 });
+    else if (st.isSymbolicLink()) {
+      const real = await realpath(next);
+      if (!within(base, real)) throw new Error('escape');
+      cur = real;
+      continue;
+    } else if (!st.isDirectory()) throw new Error('not a directory');
+    cur = next;
+  }
+}
+
 async function subPathTarget(vol: ResolvedVolume, subPath: string, m: V1VolumeMount, c: V1Container): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
   const bad = checkSubPath(subPath);
   if (bad) return { ok: false, message: bad };
@@ -54,9 +75,7 @@ async function subPathTarget(vol: ResolvedVolume, subPath: string, m: V1VolumeMo
   if (real === undefined) {
     try {
       // Like the kubelet, create a missing subPath directory now (0750), refusing to follow links out.
-      const parentReal = await realpath(join(target, '..')).catch(() => undefined);
-      if (parentReal !== undefined && !within(base, parentReal)) throw new Error('escape');
-      await mkdir(target, { recursive: true, mode: 0o750 });
+      await safeMakeDir(base, subPath);
       real = await realpath(target);
     } catch {
       return { ok: false, message: `failed to create subPath directory for volumeMount "${m.name}" of container "${c.name}"` };
