@@ -123,6 +123,20 @@ status: {}
   assert.equal(String(ts.pods[0]!.metadata?.creationTimestamp), '2026-01-02T03:04:05Z', 'a YAML 1.1 timestamp is read as its RFC 3339 string');
 });
 
+test('odd YAML (a collection as a map key) writes no process warning to the agent\'s stderr', async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.message);
+  process.on('warning', onWarning);
+  try {
+    const r = decodeSinglePod('apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  ? [a, b]\n  : c\n', SRC);
+    assert.equal(r.ok, false);
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.deepEqual(warnings, []);
+});
+
 test('YAML anchors and << merge keys', () => {
   const text = `apiVersion: v1
 kind: Pod

@@ -37,8 +37,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function parseDocuments(text: string): { ok: true; docs: unknown[] } | { ok: false; message: string } {
   try {
     const docs: unknown[] = [];
-    // merge: `<<` merge keys, as the YAML 1.1 parser behind the kubelet's decoder supports.
-    for (const doc of parseAllDocuments(text, { merge: true })) {
+    // merge: `<<` merge keys, as the YAML 1.1 parser behind the kubelet's decoder supports. logLevel 'error':
+    // no process warnings (a manifest must not write to the agent's stderr); errors are in doc.errors.
+    for (const doc of parseAllDocuments(text, { merge: true, logLevel: 'error' })) {
       const err = doc.errors[0];
       if (err) return { ok: false, message: `error converting YAML to JSON: ${err.message.split('\n')[0]}` };
       if (doc.contents === null) continue;
