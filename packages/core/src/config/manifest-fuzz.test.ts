@@ -11,6 +11,7 @@ import { decodePodOrList, decodeSinglePod, preparePod } from './decode.ts';
 import { FileSource } from './file-source.ts';
 import { manifest } from './testing/manifest-dir.ts';
 import type { PodUpdate } from './types.ts';
+import { jsonPaths } from './testing/json-paths.ts';
 import { validatePod } from './validation.ts';
 
 const SRC = { kind: 'file' as const, id: '/m/web.yaml', nodeName: 'node1' };
@@ -79,14 +80,7 @@ test('fuzz: arbitrary text (YAML-ish tokens or raw) never throws out of decoding
   );
 });
 
-/** Every path in a JSON value ([] is the root). */
-function paths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
-  const out = [at];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...paths(x, [...at, i])));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...at, k]));
-  return out;
-}
-const VALID_PATHS = paths(valid());
+const VALID_PATHS = jsonPaths(valid());
 
 /** `doc` with one mutation at `path` (a path of the valid manifest; skipped when an earlier one removed it). */
 function mutate(doc: unknown, path: Array<string | number>, op: 'set' | 'delete' | 'add', value: unknown, key: string): unknown {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
 import { decodeSinglePod } from './decode.ts';
+import { jsonPaths } from './testing/json-paths.ts';
 import { validatePod } from './validation.ts';
 
 const SRC = { kind: 'file' as const, id: '/etc/kubernetes/manifests/web.yaml', nodeName: 'node1' };
@@ -98,14 +99,6 @@ test('null is an absent field and unknown fields are dropped, as the Go decoder 
   assert.equal((pod.spec as unknown as Record<string, unknown>).bogus, undefined);
 });
 
-/** Every path of a JSON value: [] is the root. */
-function paths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
-  const out = [at];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...paths(x, [...at, i])));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...at, k]));
-  return out;
-}
-
 function replaced(root: unknown, path: Array<string | number>, value: unknown): unknown {
   if (path.length === 0) return value;
   const copy = structuredClone(root) as Record<string | number, unknown>;
@@ -119,7 +112,7 @@ test('null, number, string, list, object and boolean at every level: never throw
   const base = rich();
   const wrong: unknown[] = [null, 7, 1.5, -1, 'x', '', [], [null], {}, true];
   let refusedCount = 0;
-  for (const p of paths(base)) {
+  for (const p of jsonPaths(base)) {
     for (const w of wrong) {
       const doc = replaced(base, p, w);
       const where = `${JSON.stringify(p)} = ${JSON.stringify(w)}`;
