@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -42,6 +42,18 @@ describe('ensureRuntime', () => {
     const second = await ensureRuntime(root, undefined, { logger: rec.logger, clock: realClock, command: () => assert.fail('must not spawn again') });
     assert.deepEqual(second, { ok: true, endpoint: first.endpoint, embedded: true });
     assert.ok(existsSync(paths.logFile));
+  });
+
+  it('a pid file naming a process that is not the runtime (pid reused) is not waited for', async () => {
+    const other = join(root, 'reused');
+    const paths = embeddedRuntimePaths(other);
+    mkdirSync(paths.dir, { recursive: true });
+    writeFileSync(paths.pidFile, `${process.pid}\n`); // alive, but this test, not a runtime
+    const rec = new RecordingLogger();
+    const r = await ensureRuntime(other, undefined, { logger: rec.logger, clock: realClock, command: listener });
+    assert.ok(r.ok && r.spawnedPid && r.spawnedPid !== process.pid, JSON.stringify(r));
+    if (r.ok && r.spawnedPid) pids.push(r.spawnedPid);
+    assert.ok(!rec.records.some((x) => /not answering yet; waiting/.test(x.msg)), 'did not wait on the unrelated process');
   });
 
   it('reports a runtime that exits at once', async () => {

@@ -75,9 +75,10 @@ export async function ensureRuntime(rootDir: string, endpoint: string | undefine
     return { ok: true, endpoint: paths.endpoint, embedded: true };
   }
   const existing = readPid(paths.pidFile);
-  if (existing !== undefined && alive(existing)) {
+  // Not a pid that something else reuses now (the runtime died while no agent ran): that one is never ready.
+  if (existing !== undefined && isRuntimeProcess(existing, paths.socket)) {
     log.info('embedded runtime process exists but is not answering yet; waiting', { pid: existing });
-    if (await waitForSocket(paths, deps, () => alive(existing))) {
+    if (await waitForSocket(paths, deps, () => isRuntimeProcess(existing, paths.socket))) {
       log.info('runtime ready', { endpoint: paths.endpoint, pid: existing });
       return { ok: true, endpoint: paths.endpoint, embedded: true };
     }
@@ -130,6 +131,16 @@ async function waitForSocket(paths: RuntimePaths, deps: LauncherDeps, stillHopin
     await deps.clock.sleep(100);
   }
   return stillHoping() && probeEndpoint(paths.endpoint, 500);
+}
+
+/** The process `pid` lives and is the runtime serving `socket` (a pid reused by something else is not). */
+export function isRuntimeProcess(pid: number, socket: string): boolean {
+  if (!alive(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(socket);
+  } catch {
+    return false;
+  }
 }
 
 export function readPid(file: string): number | undefined {

@@ -5,12 +5,10 @@
  * back to 0.5 s once a runtime stayed up `stableMs`), logs it and reports it (`onRestart`: an event). The new
  * runtime adopts the pods from its persisted state and the live processes.
  */
-import { readFileSync } from 'node:fs';
 import { ContainerRuntimeRestarted, ContainerRuntimeRestartFailed } from '@nodelet/core/events/reasons.ts';
 import type { Clock, TimerHandle } from '@nodelet/core/util/clock.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
-import { pidAlive } from '@nodelet/core/util/process.ts';
-import { embeddedRuntimePaths, probeEndpoint, readPid, spawnRuntime, type RuntimeLaunch, type RuntimePaths } from './runtime-launcher.ts';
+import { embeddedRuntimePaths, isRuntimeProcess, probeEndpoint, readPid, spawnRuntime, type RuntimeLaunch, type RuntimePaths } from './runtime-launcher.ts';
 
 export interface SupervisorConfig {
   /** How often the pid is checked. */
@@ -53,16 +51,6 @@ export interface SupervisorDeps {
   probe?: (endpoint: string) => Promise<boolean>;
   kill?: (pid: number) => void;
   onRestart?: (r: RuntimeRestart) => void;
-}
-
-/** The process `pid` lives and is the runtime serving `socket` (a pid reused by something else is not). */
-export function isRuntimeProcess(pid: number, socket: string): boolean {
-  if (!pidAlive(pid)) return false;
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(socket);
-  } catch {
-    return false;
-  }
 }
 
 export class RuntimeSupervisor {
