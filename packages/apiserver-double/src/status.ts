@@ -51,13 +51,23 @@ export function statusBody(
 ): StatusBody {
   const b: StatusBody = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code };
   if (reason) b.reason = reason;
-  if (details) b.details = details;
+  if (details) {
+    // metav1.StatusDetails fields are omitempty: a core resource's Status has no "group".
+    const { group, ...rest } = details;
+    b.details = group ? details : rest;
+  }
   return b;
 }
 
 /** `pods "x"` or `leases.coordination.k8s.io "x"` (qualified resource, as in the real messages). */
 export function qualified(resource: string, group: string): string {
   return group ? `${resource}.${group}` : resource;
+}
+
+/** utilerrors.Aggregate's Error(): one message as is, several (duplicates dropped) as `[a, b]`. */
+function aggregate(messages: string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? (unique[0] as string) : `[${unique.join(', ')}]`;
 }
 
 export const errors = {
@@ -86,7 +96,7 @@ export const errors = {
       statusBody(
         422,
         'Invalid',
-        `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${causes.map((c) => `${c.field}: ${c.message}`).join(', ')}`,
+        `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${aggregate(causes.map((c) => `${c.field}: ${c.message}`))}`,
         { name, group, kind, causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })) },
       ),
     ),

@@ -1,6 +1,6 @@
 /**
  * Pod-specific registry rules of the real apiserver: defaulting (pkg/apis/core/v1 defaults), create-time
- * status reset, validation of the few fields kubelets rely on, update restrictions, and graceful deletion.
+ * status reset, update restrictions, and graceful deletion. Validation is pod-validation.ts.
  */
 import type { KubeObject } from '../resources.ts';
 
@@ -55,24 +55,6 @@ export function qosClass(pod: KubeObject): 'Guaranteed' | 'Burstable' | 'BestEff
     return ['cpu', 'memory'].every((k) => l[k] !== undefined && String(r[k]) === String(l[k]));
   });
   return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
-export function validatePod(pod: KubeObject): FieldError[] {
-  const errs: FieldError[] = [];
-  const containers: any[] = pod.spec?.containers ?? [];
-  if (containers.length === 0) errs.push({ field: 'spec.containers', message: 'Required value', type: 'FieldValueRequired' });
-  const seen = new Set<string>();
-  containers.forEach((c, i) => {
-    if (!c.name) errs.push({ field: `spec.containers[${i}].name`, message: 'Required value', type: 'FieldValueRequired' });
-    else if (seen.has(c.name))
-      errs.push({ field: `spec.containers[${i}].name`, message: `Duplicate value: "${c.name}"`, type: 'FieldValueDuplicate' });
-    seen.add(c.name);
-    if (!c.image) errs.push({ field: `spec.containers[${i}].image`, message: 'Required value', type: 'FieldValueRequired' });
-  });
-  const rp = pod.spec?.restartPolicy;
-  if (rp && !['Always', 'OnFailure', 'Never'].includes(rp))
-    errs.push({ field: 'spec.restartPolicy', message: `Unsupported value: "${rp}"`, type: 'FieldValueNotSupported' });
-  return errs;
 }
 
 /** Pod spec is immutable on update except images, activeDeadlineSeconds, tolerations additions. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FakeClock } from '@nodelet/core/util/clock.ts';
 import type { KubeObject } from '../resources.ts';
-import { ApiError } from '../status.ts';
+import { thrownStatus } from '../testing/thrown-status.ts';
 import { Registry } from './registry.ts';
 import { RawStore, type ChangeEvent } from './store.ts';
 
@@ -20,15 +20,7 @@ const pod = (name: string, nodeName?: string): KubeObject => ({
   spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'busybox' }] },
 });
 
-function apiError(fn: () => unknown): { code: number; reason?: string; message: string } {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.status;
-    throw e;
-  }
-  assert.fail('expected an ApiError');
-}
+const apiError = thrownStatus;
 
 test('create sets metadata, defaults and a Pending status; RVs increase globally', () => {
   const { reg, pods } = setup();

@@ -12,7 +12,8 @@ import { apiVersionOf, findResource, RESOURCES, resourceKey, type KubeObject, ty
 import { ApiError, errors, MODIFIED_MESSAGE } from '../status.ts';
 import { listObjects, type ListBody, type ListQuery } from './list.ts';
 import { admitServiceAccount } from './sa-admission.ts';
-import { defaultPod, podGracePeriod, qosClass, validatePod, validatePodSpecUpdate, type FieldError } from './pod-rules.ts';
+import { defaultPod, podGracePeriod, qosClass, validatePodSpecUpdate, type FieldError } from './pod-rules.ts';
+import { decodePod, validatePod } from './pod-validation.ts';
 import { clone, objectKey, RawStore } from './store.ts';
 
 export interface DeleteOptions {
@@ -30,6 +31,7 @@ export function kubeTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+const isPod = (r: ResourceInfo) => r.kind === 'Pod' && !r.group;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function withoutRv(o: KubeObject): KubeObject {
@@ -74,6 +76,7 @@ export class Registry {
 
   create(r: ResourceInfo, ns: string | undefined, body: KubeObject): KubeObject {
     const obj = clone(body);
+    if (isPod(r)) decodePod(obj);
     obj.metadata ??= {};
     const md = obj.metadata;
     if (r.namespaced) {
@@ -83,8 +86,7 @@ export class Registry {
       this.requireNamespace(md.namespace);
     } else delete md.namespace;
     if (!md.name && md.generateName) md.name = md.generateName + this.randomSuffix();
-    this.validateMeta(r, obj);
-    if (this.tryGet(r, md.namespace, md.name)) throw errors.alreadyExists(r.resource, r.group, md.name);
+    if (!isPod(r)) this.validateMeta(r, obj); // a pod's metadata is validated with the rest of it
     obj.kind = r.kind;
     obj.apiVersion = apiVersionOf(r);
     md.uid = randomUUID();
@@ -95,6 +97,8 @@ export class Registry {
     if (r.generation) md.generation = 1;
     else delete md.generation;
     this.prepareForCreate(r, obj);
+    // Storage answers AlreadyExists after admission and validation, as the real one.
+    if (this.tryGet(r, md.namespace, md.name)) throw errors.alreadyExists(r.resource, r.group, md.name);
     return this.raw.put(resourceKey(r), objectKey(md.namespace, md.name), obj);
   }
 
@@ -172,7 +176,10 @@ export class Registry {
     next.kind = r.kind;
     next.apiVersion = apiVersionOf(r);
     next.metadata.resourceVersion = old.metadata.resourceVersion;
-    if (r.kind === 'Pod' && !r.group && sub !== 'status') this.invalidIf(r, old, validatePodSpecUpdate(old, next));
+    if (isPod(r) && sub !== 'status') {
+      decodePod(next);
+      this.invalidIf(r, old, [...validatePod(next), ...validatePodSpecUpdate(old, next)]);
+    }
     if (r.generation && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const key = objectKey(old.metadata.namespace, old.metadata.name);
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.deletionGracePeriodSeconds === 0 && !(next.metadata.finalizers ?? []).length) {
@@ -183,7 +190,7 @@ export class Registry {
   }
 
   private prepareForCreate(r: ResourceInfo, obj: KubeObject): void {
-    if (r.kind === 'Pod' && !r.group) {
+    if (isPod(r)) {
       defaultPod(obj);
       admitServiceAccount(obj, (ns, name) => this.tryGet(this.resource('', 'serviceaccounts'), ns, name), () => this.randomSuffix());
       this.invalidIf(r, obj, validatePod(obj));

@@ -1,0 +1,47 @@
+/**
+ * The API server's pod validation in the double. Decoding comes first: a field of the wrong JSON type is a
+ * 400 BadRequest, as the apiserver's decoder answers before defaulting. Then ValidatePod on create and update:
+ * each field error is one cause of a 422 Invalid. The rules are the kubelet's own copy of the API server's
+ * (@nodelet/core config/validation.ts, the one the static pod sources use), so the double refuses what a real
+ * cluster refuses (container, volume and object names, paths with '..', probes, ports, resources, ...).
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { checkTypes } from '@nodelet/core/config/type-check.ts';
+import { validateTypedPod } from '@nodelet/core/config/validation.ts';
+import type { KubeObject } from '../resources.ts';
+import { errors } from '../status.ts';
+import type { FieldError } from './pod-rules.ts';
+
+/** field.ErrorType (k8s.io/apimachinery/pkg/util/validation/field) by the words its ErrorBody starts with. */
+const ERROR_TYPES: Record<string, string> = {
+  'Not found': 'FieldValueNotFound',
+  'Required value': 'FieldValueRequired',
+  'Duplicate value': 'FieldValueDuplicate',
+  'Invalid value': 'FieldValueInvalid',
+  'Unsupported value': 'FieldValueNotSupported',
+  Forbidden: 'FieldValueForbidden',
+  'Too long': 'FieldValueTooLong',
+  'Too many': 'FieldValueTooMany',
+  'Internal error': 'InternalError',
+};
+const LINE = new RegExp(`^(.*?): (${Object.keys(ERROR_TYPES).join('|')})(?=:|$)`, 's');
+
+/** `spec.x: Invalid value: "v": why` → { field: 'spec.x', type: 'FieldValueInvalid', message: 'Invalid value: "v": why' }. */
+export function fieldError(line: string): FieldError {
+  const m = LINE.exec(line);
+  if (!m) return { field: '', type: 'FieldValueInvalid', message: line };
+  const field = m[1] as string;
+  return { field, type: ERROR_TYPES[m[2] as string] as string, message: line.slice(field.length + 2) };
+}
+
+/** The decoder: a pod whose fields have the wrong JSON types cannot be handled (400, nothing stored). */
+export function decodePod(obj: KubeObject): void {
+  const typed = checkTypes<V1Pod>(obj, 'V1Pod');
+  if (!typed.value) throw errors.badRequest(`Pod in version "v1" cannot be handled as a Pod: ${typed.errors.join(', ')}`);
+}
+
+/** ValidatePod (create) / the spec and metadata part of ValidatePodUpdate: the field errors, empty when valid. */
+export function validatePod(obj: KubeObject): FieldError[] {
+  const typed = checkTypes<V1Pod>(obj, 'V1Pod');
+  return (typed.value ? validateTypedPod(typed.value) : typed.errors).map(fieldError);
+}
