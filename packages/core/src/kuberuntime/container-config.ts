@@ -18,6 +18,7 @@ import { expandVars, makeEnvironment, type EnvContext } from './container-env.ts
 import { containerResources } from './qos.ts';
 import { namespaceOptions } from './sandbox-config.ts';
 import { hostPathMounts } from './host-path-mounts.ts';
+import { containerLogPathErrors } from './log-path-checks.ts';
 import type { VolumeHost } from '../volume/types.ts';
 
 export type ContainerConfigResult = { ok: true; config: ContainerConfig; /** Warning events (InvalidEnvironmentVariableNames). */ warnings?: string[] } | { ok: false; message: string };
@@ -43,7 +44,8 @@ export function containerAnnotations(pod: V1Pod, c: V1Container, restartCount: n
 /**
  * The container's CRI config. Env comes from makeEnvironment (ctx.objects resolves ConfigMap / Secret refs);
  * mounts from the volume manager when there is one, else the hostPath volumes alone. Failures are the
- * kubelet's CreateContainerConfigError messages.
+ * kubelet's CreateContainerConfigError messages; a pod field that cannot name the container's log path on
+ * the host (log-path-checks.ts) is one, before anything else is read.
  */
 export async function generateContainerConfig(
   pod: V1Pod,
@@ -53,6 +55,8 @@ export async function generateContainerConfig(
   ctx: EnvContext,
   volumes?: Pick<VolumeHost, 'containerMounts'>,
 ): Promise<ContainerConfigResult> {
+  const unsafe = containerLogPathErrors(pod, c);
+  if (unsafe.length > 0) return { ok: false, message: `invalid container log path: ${unsafe.join(', ')}` };
   const env = await makeEnvironment(pod, c, ctx);
   if (!env.ok) return env;
   const vars = new Map(env.env.map((e) => [e.key, e.value]));

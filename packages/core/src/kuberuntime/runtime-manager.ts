@@ -14,7 +14,7 @@ import { formatGoDuration } from '../container/go-duration.ts';
 import { hashContainer } from '../container/hash.ts';
 import type { ImageManager } from '../images/types.ts';
 import { computePodActions } from './pod-actions.ts';
-import { generatePodSandboxConfig, podLogsDirectory } from './sandbox-config.ts';
+import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type StartDeps } from './start-container.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
@@ -234,7 +234,8 @@ export class KubeRuntimeManager implements Runtime {
     const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
     const config = generatePodSandboxConfig(pod, attempt, this.config);
     try {
-      await this.deps.fs?.mkdirp(podLogsDirectory(this.config.podLogsDir, pod));
+      const logDir = safePodLogsDirectory(this.config.podLogsDir, pod); // throws (before RunPodSandbox) when unsafe
+      await this.deps.fs?.mkdirp(logDir);
       const r = await this.timed('run_podsandbox', () => this.deps.cri.runPodSandbox({ config }));
       let ips: string[] = [];
       try {

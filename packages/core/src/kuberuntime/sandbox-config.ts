@@ -4,10 +4,18 @@ import type { PodSandboxConfig, PortMapping } from '../cri/types.ts';
 import { POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../container/labels.ts';
 import { defaultCgroupParent } from './qos.ts';
 import type { KubeRuntimeConfig } from './types.ts';
+import { podLogDirErrors } from './log-path-checks.ts';
 
 export function podLogsDirectory(podLogsDir: string, pod: V1Pod): string {
   const m = pod.metadata ?? {};
   return `${podLogsDir.replace(/\/$/, '')}/${m.namespace ?? 'default'}_${m.name ?? ''}_${m.uid ?? ''}`;
+}
+
+/** podLogsDirectory of a pod whose identity is a safe path element; throws (with the field errors) otherwise. */
+export function safePodLogsDirectory(podLogsDir: string, pod: V1Pod): string {
+  const unsafe = podLogDirErrors(pod);
+  if (unsafe.length > 0) throw new Error(`invalid pod log directory: ${unsafe.join(', ')}`);
+  return podLogsDirectory(podLogsDir, pod);
 }
 
 export function podLabels(pod: V1Pod): Record<string, string> {
