@@ -32,6 +32,15 @@ export class DoubleStore {
   }
 
   /**
+   * Create a pod a real API server refuses (422), as an API server that skipped validation would store it:
+   * for tests of what the kubelet does with such a pod. Defaults and admission still apply.
+   */
+  createUnvalidated(obj: KubeObject): KubeObject {
+    const r = byKind(obj.apiVersion, obj.kind);
+    return this.registry.create(r, obj.metadata?.namespace, obj, false);
+  }
+
+  /**
    * Write an object as given (status included): creates it when absent (then sets its status), otherwise
    * replaces it keeping uid / creationTimestamp. Emits ADDED / MODIFIED like any API write.
    */

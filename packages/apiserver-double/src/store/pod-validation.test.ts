@@ -13,6 +13,7 @@ import type { KubeObject } from '../resources.ts';
 import { startApiServerDouble } from '../server.ts';
 import { thrownStatus } from '../testing/thrown-status.ts';
 import { fieldError } from './pod-validation.ts';
+import { DoubleStore } from './double-store.ts';
 import { Registry } from './registry.ts';
 
 const LABEL_MSG =
@@ -128,4 +129,13 @@ test('kubectl create -f of such a pod prints the error a real cluster prints', {
   );
   assert.deepEqual(r, { code: 1, out: '', err: `The Pod "x" is invalid: spec.containers[0].name: Invalid value: "../x": ${LABEL_MSG}\n` });
   assert.equal(api.store.get('pods', 'default', 'x'), undefined);
+});
+
+test('createUnvalidated stores a pod the API server refuses (defaulted), for tests of the kubelet\'s own checks', () => {
+  const { reg, pods } = setup();
+  const bad = podWith({ containers: [{ name: 'c', image: 'busybox', volumeMounts: [{ name: 'nope', mountPath: '/nope' }] }] });
+  assert.equal(status(() => new DoubleStore(reg).create(bad)).code, 422);
+  const stored = new DoubleStore(reg).createUnvalidated(bad);
+  assert.equal(stored.spec.restartPolicy, 'Always');
+  assert.equal(reg.get(pods, 'default', 'x').metadata.uid, stored.metadata.uid);
 });
