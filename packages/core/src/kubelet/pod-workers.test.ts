@@ -148,14 +148,20 @@ test('after a sync that changed the runtime, only a read of the pod begun after 
   assert.equal(handlers.log.length, 4);
 });
 
-test('after a sync that changed the runtime, the worker waits for its fresh read to land before reading the cache', async () => {
-  const { clock, cache, handlers, workers, flush, refreshes, slowRead } = setup();
-  handlers.acting.add('a');
+/** Pod a's first sync acts; the fresh read after it waits until `land` is called. */
+async function actedWithSlowRead(f: ReturnType<typeof setup>): Promise<{ land: () => void; syncedAt: number }> {
+  f.handlers.acting.add('a');
   let land!: () => void;
-  slowRead.gate = new Promise<void>((r) => (land = r));
-  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
-  await workers.waitIdle('uid-a');
-  const syncedAt = clock.now();
+  f.slowRead.gate = new Promise<void>((r) => (land = r));
+  f.workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await f.workers.waitIdle('uid-a');
+  return { land, syncedAt: f.clock.now() };
+}
+
+test('after a sync that changed the runtime, the worker waits for its fresh read to land before reading the cache', async () => {
+  const f = setup();
+  const { clock, cache, handlers, workers, flush, refreshes } = f;
+  const { land, syncedAt } = await actedWithSlowRead(f);
   workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
   await clock.step(1);
   assert.equal(refreshes.length, 1);
@@ -219,6 +225,46 @@ test('a pod whose status PLEG could not read is not synced (it is retried after 
   workers.updatePod({ updateType: 'sync', pod });
   await flush();
   assert.deepEqual(handlers.log, ['sync p sync v']);
+});
+
+test('after an acting sync, a fresh read whose entry is gone (a relist with an older listing removed it) does not make the worker wait for ever: it reads the pod again, then takes a relist begun after the sync', async () => {
+  const f = setup();
+  const { clock, cache, handlers, workers, flush, refreshes, slowRead } = f;
+  const { land, syncedAt } = await actedWithSlowRead(f);
+  handlers.acting.delete('a');
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await clock.step(1);
+  assert.equal(refreshes.length, 1);
+  cache.set('uid-a', emptyStatus('uid-a'), undefined, syncedAt + 1);
+  cache.delete('uid-a');
+  slowRead.gate = Promise.resolve();
+  land();
+  await flush();
+  await clock.step(4_999);
+  cache.updateTime(syncedAt);
+  await flush();
+  assert.equal(handlers.log.length, 1, 'within the wait, only the pod\'s own entry counts');
+  await clock.step(1);
+  assert.deepEqual(refreshes, [['uid-a', syncedAt + 1], ['uid-a', syncedAt + 5_001]], 'the pod is read again');
+  await clock.step(4_999);
+  cache.updateTime(syncedAt);
+  await flush();
+  assert.equal(handlers.log.length, 1, 'a relist begun before the sync ended is no fresh status');
+  await clock.step(1);
+  cache.updateTime(clock.now());
+  await workers.waitIdle('uid-a');
+  assert.equal(handlers.log.length, 2, 'a relist begun after the sync lets it go');
+  // The next acting sync whose re-read lands syncs as soon as it does.
+  handlers.acting.add('a');
+  await clock.step(1);
+  cache.updateTime(clock.now());
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await clock.step(5_001);
+  cache.set('uid-a', emptyStatus('uid-a'), undefined, clock.now());
+  await workers.waitIdle('uid-a');
+  assert.equal(handlers.log.length, 4);
 });
 
 function emptyStatus(uid: string): PodStatus {

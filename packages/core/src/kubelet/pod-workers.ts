@@ -65,7 +65,14 @@ export interface PodWorkersConfig {
   resyncIntervalMs: number;
   /** Retry after a failed sync (backOffPeriod, 10 s). */
   backOffPeriodMs: number;
+  /**
+   * How long a worker waits for its pod's fresh read after an acting sync before it reads the pod again, and
+   * as long again before it takes a full relist's word (the cache's global timestamp); default 5 s.
+   */
+  freshStatusWaitMs?: number;
 }
+
+const DEFAULT_FRESH_STATUS_WAIT_MS = 5_000;
 
 export class PodWorkers {
   private readonly workers = new Map<string, WorkerState>();
@@ -169,9 +176,7 @@ export class PodWorkers {
   }
 
   private async step(w: WorkerState, u: UpdatePodOptions): Promise<void> {
-    // The fresh read first: until it lands, an entry newer than the sync may still be an old read patched later.
-    if (w.needsPodStatus) await w.refreshed;
-    const { status, error } = await this.deps.cache.getNewerThan(w.uid, w.lastSyncTime, { podEntryOnly: w.needsPodStatus });
+    const { status, error } = await this.statusAfterSync(w);
     let requeue: number | undefined = this.config.resyncIntervalMs;
     let acted = false;
     try {
@@ -205,15 +210,59 @@ export class PodWorkers {
     else this.queue.delete(w.uid);
   }
 
-  /** The fresh read after an acting sync: begun once the clock has moved past the sync's end, so it is newer. */
-  private async refreshAfterSync(w: WorkerState, pod: V1Pod): Promise<void> {
-    const syncedAt = w.lastSyncTime;
-    if (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
-    if (w.lastSyncTime !== syncedAt || w.phase === 'finished') return;
+  /**
+   * The status for the next sync: newer than the end of the last one. After an acting sync, the fresh read
+   * first (until it lands, an entry newer than the sync may still be an old read patched later), then the
+   * pod's own entry. Never an endless wait: if that entry is not there in time (the read was lost or its
+   * entry removed), the pod is read again; if that does not land either, a full relist begun after the sync
+   * will do (the global timestamp), as for a worker whose last sync did not act.
+   */
+  private async statusAfterSync(w: WorkerState): Promise<{ status: PodStatus; error?: Error }> {
+    const { cache } = this.deps;
+    if (!w.needsPodStatus) return cache.getNewerThan(w.uid, w.lastSyncTime);
+    await w.refreshed;
+    const own = cache.getNewerThan(w.uid, w.lastSyncTime, { podEntryOnly: true });
+    const first = await this.within(own);
+    if (first) return first;
+    this.deps.logger.warn('No fresh pod status after a sync, reading the pod again', { podUid: w.uid, waitedMs: this.waitMs });
+    if (w.pod) await this.readPod(w, w.pod);
+    const second = await this.within(own);
+    if (second) return second;
+    this.deps.logger.warn('Still no fresh pod status, waiting for a relist', { podUid: w.uid });
+    return Promise.race([own, cache.getNewerThan(w.uid, w.lastSyncTime)]);
+  }
+
+  private get waitMs(): number {
+    return this.config.freshStatusWaitMs ?? DEFAULT_FRESH_STATUS_WAIT_MS;
+  }
+
+  /** p's value if it settles within the wait (injected clock), else undefined. */
+  private async within<T>(p: Promise<T>): Promise<T | undefined> {
+    const ac = new AbortController();
+    const timeout = this.deps.clock.sleep(this.waitMs, ac.signal).then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return await Promise.race([p, timeout]);
+    } finally {
+      ac.abort();
+    }
+  }
+
+  private async readPod(w: WorkerState, pod: V1Pod): Promise<void> {
     try {
       await this.deps.refresh(w.uid, pod);
     } catch (err) {
       this.deps.logger.warn('Failed to refresh the pod status after a sync', { podUid: w.uid, err: String(err) });
     }
+  }
+
+  /** The fresh read after an acting sync: begun once the clock has moved past the sync's end, so it is newer. */
+  private async refreshAfterSync(w: WorkerState, pod: V1Pod): Promise<void> {
+    const syncedAt = w.lastSyncTime;
+    if (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
+    if (w.lastSyncTime !== syncedAt || w.phase === 'finished') return;
+    await this.readPod(w, pod);
   }
 }

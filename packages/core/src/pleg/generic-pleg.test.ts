@@ -206,3 +206,48 @@ test('exited: while an updateCache read of the pod is in flight, the patched sta
   assert.equal(s.modified, listedAt + 5);
   assert.deepEqual(s.status.containerStatuses.map((c) => [c.id.id, c.state]), [['c1', 'exited'], ['c2', 'running']]);
 });
+
+test('a read older than the pod\'s cached entry never removes it: a relist whose listing predates a commit of the event path, an inspection begun before the pod was recreated', async () => {
+  const clock = new FakeClock();
+  const runtime = new FakeContainerRuntime();
+  const cache = new StatusCache();
+  const pleg = new GenericPleg({ runtime, cache, clock, logger: nullLogger });
+  const ch = pleg.watch();
+  let release!: () => void;
+  let gate = new Promise<void>((r) => (release = r));
+  const list = runtime.getPods.bind(runtime);
+  runtime.getPods = async (all) => {
+    const pods = await list(all);
+    await gate;
+    return pods;
+  };
+  // The listing is taken before the pod's sandbox exists; the event path reads and publishes the pod meanwhile.
+  const relisting = pleg.relist();
+  await clock.step(1);
+  runtime.pods = [pod('u1', [['c1', 'running']])];
+  await pleg.inspect('u1');
+  const inspectedAt = clock.now();
+  assert.deepEqual(ch.drain().map((e) => `${e.type}/${e.data}`), ['ContainerStarted/c1', 'ContainerStarted/sb-u1']);
+  release();
+  await relisting;
+  assert.equal(cache.get('u1').modified, inspectedAt, 'the entry stays');
+  assert.deepEqual(ch.drain(), [], 'no ContainerDied from the older listing');
+  // An inspection that found the pod gone (its old sandbox removed) lands after a read of the recreated pod.
+  gate = Promise.resolve();
+  const read = runtime.getPodStatus.bind(runtime);
+  let land!: () => void;
+  const slow = new Promise<void>((r) => (land = r));
+  runtime.pods = [];
+  runtime.getPodStatus = async (...a) => {
+    const s = await read(...a);
+    await slow;
+    return s;
+  };
+  await clock.step(1);
+  const inspecting = pleg.inspect('u1');
+  await clock.step(1);
+  cache.set('u1', cache.get('u1').status, undefined, clock.now());
+  land();
+  await inspecting;
+  assert.equal(cache.get('u1').modified, clock.now(), 'the newer read stays in the cache');
+});

@@ -155,7 +155,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     this.needsReinspection.delete(uid);
     const pod = podFromStatus(status);
     if (pod) this.deps.cache.set(uid, status, undefined, timestamp);
-    else this.deps.cache.delete(uid);
+    else this.forget(uid, timestamp);
     this.commit(uid, pod);
   }
 
@@ -223,6 +223,9 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     const m = this.deps.metrics;
     if (this.lastRelistStart !== undefined) m?.plegRelistInterval.observe((start - this.lastRelistStart) / 1000);
     this.lastRelistStart = start;
+    // Versions before the listing is asked for: a pod the event path commits while the runtime answers is newer
+    // than the listing (which may not even hold it yet), so the relist must leave it alone.
+    const versions = this.records.versions();
     let pods: RuntimePod[];
     try {
       pods = await this.deps.runtime.getPods(true);
@@ -232,7 +235,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     }
     this.relistTime = timestamp;
     m?.plegLastSeen.set(timestamp / 1000);
-    const versions = this.records.setCurrent(pods);
+    this.records.setCurrent(pods);
     const changed = this.records.changed();
     const retry = this.needsReinspection;
     this.needsReinspection = new Map();
@@ -240,11 +243,11 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     // events are published as soon as its own inspection is in the cache. A pod the event path committed
     // since this listing is left alone: its news is newer than ours.
     await forEachLimit([...changed.keys()], this.config.inspectConcurrency, async (uid) => {
-      if (this.records.version(uid) !== versions.get(uid)) return;
+      if (this.records.version(uid) !== (versions.get(uid) ?? 0)) return;
       const current = this.records.current(uid);
       if (!(await this.refresh(uid, current, timestamp))) return;
       retry.delete(uid);
-      if (this.records.version(uid) === versions.get(uid)) this.commit(uid, current);
+      if (this.records.version(uid) === (versions.get(uid) ?? 0)) this.commit(uid, current);
     });
     await forEachLimit([...retry], this.config.inspectConcurrency, ([uid, pod]) => this.refresh(uid, pod, timestamp).then(() => {}));
     this.deps.cache.updateTime(timestamp);
@@ -256,7 +259,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   /** Re-inspects a pod into the cache; false (and queued for the next relist) when inspection failed. */
   private async refresh(uid: string, pod: RuntimePod | undefined, timestamp: number): Promise<boolean> {
     if (!pod) {
-      this.deps.cache.delete(uid);
+      this.forget(uid, timestamp);
       return true;
     }
     try {
@@ -267,6 +270,14 @@ export class GenericPleg implements PodLifecycleEventGenerator {
       this.failed(uid, pod, err as Error, timestamp);
       return false;
     }
+  }
+
+  /**
+   * Drops the pod's entry for a read begun at `timestamp` that found nothing, unless a read begun later is in
+   * the cache (as set() drops an older write): a slow read must not remove what a worker waits for.
+   */
+  private forget(uid: string, timestamp: number): void {
+    if (this.deps.cache.get(uid).modified <= timestamp) this.deps.cache.delete(uid);
   }
 
   private failed(uid: string, pod: RuntimePod, err: Error, timestamp: number): void {

@@ -29,17 +29,19 @@ export class PodRecords {
   /** Container id → its exit as a runtime event told it (until the runtime's status agrees). */
   private readonly exits = new Map<string, ContainerExit>();
 
-  /** Stores a full listing as every pod's `current` (exits applied); returns each pod's version. */
-  setCurrent(pods: RuntimePod[]): Map<string, number> {
+  /** Every known pod's version: taken before a listing is asked for, it tells which pods were committed since. */
+  versions(): Map<string, number> {
+    return new Map([...this.records].map(([uid, rec]) => [uid, rec.version]));
+  }
+
+  /** Stores a full listing as every pod's `current` (exits applied). */
+  setCurrent(pods: RuntimePod[]): void {
     for (const rec of this.records.values()) rec.current = undefined;
-    const versions = new Map<string, number>();
     for (const p of pods) {
       const rec = this.records.get(p.uid) ?? { version: 0 };
       rec.current = this.withExits(p);
       this.records.set(p.uid, rec);
     }
-    for (const [uid, rec] of this.records) versions.set(uid, rec.version);
-    return versions;
   }
 
   /** Pods whose `current` differs from `old`, with the events that would publish. */
