@@ -65,3 +65,20 @@ test('podEntryOnly: the global timestamp does not count, only a newer read of th
   c.set('nope', emptyPodStatus('nope', 'read'), undefined, 151);
   assert.equal((await unknown).status.name, 'read', 'a pod without an entry waits for one');
 });
+
+test('a pod found gone by a read begun after minTime answers readers of its own entry (empty status); an older read never removes a newer entry', async () => {
+  const c = new StatusCache();
+  c.set('u1', emptyPodStatus('u1', 'p'), undefined, 100);
+  assert.equal(c.delete('u1', 90), false, 'a read begun before the entry was written');
+  assert.equal(c.get('u1').modified, 100);
+  let got: string | undefined;
+  void c.getNewerThan('u1', 150, { podEntryOnly: true }).then((r) => (got = `${r.status.uid}:${r.status.containerStatuses.length}`));
+  assert.equal(c.delete('u1', 140), true);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(got, undefined, 'gone as of before minTime is no news');
+  c.delete('u1', 160);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(got, 'u1:0');
+  assert.deepEqual((await c.getNewerThan('u1', 155, { podEntryOnly: true })).status.containerStatuses, [], 'asked after the removal');
+  assert.equal(c.waiting(), 0);
+});

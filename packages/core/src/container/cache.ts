@@ -21,6 +21,8 @@ interface Waiter {
 export class StatusCache implements PodStatusCache {
   private readonly pods = new Map<string, Entry>();
   private readonly waiters = new Map<string, Waiter[]>();
+  /** uid → when the read began that found the pod gone (its entry removed): news for readers of older times. */
+  private readonly gone = new Map<string, number>();
   /** Global timestamp: every pod's data is at least this fresh. -Infinity until the first relist. */
   private timestamp = Number.NEGATIVE_INFINITY;
 
@@ -43,12 +45,26 @@ export class StatusCache implements PodStatusCache {
     const cur = this.pods.get(uid);
     if (cur && cur.modified > timestamp) return false;
     this.pods.set(uid, { status: { ...status, timestamp }, error, modified: timestamp });
+    this.gone.delete(uid);
     this.notify(uid);
     return true;
   }
 
-  delete(uid: string): void {
+  /**
+   * `timestamp`: when the read began that found no pod. Dropped (false) when the entry is newer; else readers
+   * waiting for news older than it get an empty status (the pod is gone), even those counting only the pod's entry.
+   */
+  delete(uid: string, timestamp?: number): boolean {
+    const cur = this.pods.get(uid);
+    if (timestamp !== undefined && cur && cur.modified > timestamp) return false;
     this.pods.delete(uid);
+    if (timestamp === undefined) {
+      this.gone.delete(uid);
+      return true;
+    }
+    this.gone.set(uid, timestamp);
+    this.notify(uid);
+    return true;
   }
 
   updateTime(timestamp: number): void {
@@ -66,7 +82,7 @@ export class StatusCache implements PodStatusCache {
   private lookup(uid: string, minTime: number, podEntryOnly: boolean): { status: PodStatus; error?: Error } | undefined {
     const d = this.pods.get(uid);
     const globalNewer = !podEntryOnly && this.timestamp > minTime;
-    if (!d && globalNewer) return { status: emptyPodStatus(uid) };
+    if (!d && (globalNewer || (this.gone.get(uid) ?? Number.NEGATIVE_INFINITY) > minTime)) return { status: emptyPodStatus(uid) };
     if (d && (d.modified > minTime || globalNewer)) return { status: d.status, error: d.error };
     return undefined;
   }

@@ -156,7 +156,11 @@ export interface PodStatusCache {
   getNewerThan(uid: string, minTime: number, opts?: NewerThanOptions): Promise<{ status: PodStatus; error?: Error }>;
   /** `timestamp`: when the runtime read began. Dropped (false) when the cached entry is newer. */
   set(uid: string, status: PodStatus, error: Error | undefined, timestamp: number): boolean | void;
-  delete(uid: string): void;
+  /**
+   * The pod is gone. `timestamp`: when the read that found no pod began; dropped (false) when the cached entry
+   * is newer, else readers waiting for news older than it get an empty status.
+   */
+  delete(uid: string, timestamp?: number): boolean | void;
   /** Marks everything up to timestamp as observed (after a full relist). */
   updateTime(timestamp: number): void;
 }

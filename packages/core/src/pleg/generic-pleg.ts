@@ -273,11 +273,11 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   }
 
   /**
-   * Drops the pod's entry for a read begun at `timestamp` that found nothing, unless a read begun later is in
-   * the cache (as set() drops an older write): a slow read must not remove what a worker waits for.
+   * A read begun at `timestamp` found no pod: its entry goes, unless a read begun later is in the cache (a slow
+   * read must not remove what a worker waits for); a worker waiting for news of the pod gets "gone".
    */
   private forget(uid: string, timestamp: number): void {
-    if (this.deps.cache.get(uid).modified <= timestamp) this.deps.cache.delete(uid);
+    this.deps.cache.delete(uid, timestamp);
   }
 
   private failed(uid: string, pod: RuntimePod, err: Error, timestamp: number): void {
