@@ -148,6 +148,23 @@ test('after a sync that changed the runtime, only a read of the pod begun after 
   assert.equal(handlers.log.length, 4);
 });
 
+test('the fresh read after an acting sync begins only once the clock has passed the sync, even when a 1 ms sleep ends before the clock moves', async () => {
+  const f = setup();
+  const { clock, handlers, workers, flush, refreshes } = f;
+  // Node's timers run on the monotonic clock: a 1 ms timer can fire while Date.now() still shows the same ms.
+  const sleep = clock.sleep.bind(clock);
+  let early = 1;
+  clock.sleep = (ms, signal) => (early-- > 0 ? Promise.resolve() : sleep(ms, signal));
+  handlers.acting.add('a');
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  const syncedAt = clock.now();
+  await flush();
+  assert.deepEqual(refreshes, [], 'a read begun now would be stamped with the end of the sync: no newer than it');
+  await clock.step(1);
+  assert.deepEqual(refreshes, [['uid-a', syncedAt + 1]]);
+});
+
 /** Pod a's first sync acts; the fresh read after it waits until `land` is called. */
 async function actedWithSlowRead(f: ReturnType<typeof setup>): Promise<{ land: () => void; syncedAt: number }> {
   f.handlers.acting.add('a');

@@ -224,7 +224,8 @@ export class PodWorkers {
     const own = cache.getNewerThan(w.uid, w.lastSyncTime, { podEntryOnly: true });
     const first = await this.within(own);
     if (first) return first;
-    this.deps.logger.warn('No fresh pod status after a sync, reading the pod again', { podUid: w.uid, waitedMs: this.waitMs });
+    const modified = cache.get(w.uid).modified;
+    this.deps.logger.warn('No fresh pod status after a sync, reading the pod again', { podUid: w.uid, waitedMs: this.waitMs, lastSyncTime: w.lastSyncTime, entryModified: modified });
     if (w.pod) await this.readPod(w, w.pod);
     const second = await this.within(own);
     if (second) return second;
@@ -261,7 +262,9 @@ export class PodWorkers {
   /** The fresh read after an acting sync: begun once the clock has moved past the sync's end, so it is newer. */
   private async refreshAfterSync(w: WorkerState, pod: V1Pod): Promise<void> {
     const syncedAt = w.lastSyncTime;
-    if (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
+    // A loop, not one sleep: a 1 ms timer may fire before the wall clock has moved (timers run on the monotonic
+    // clock); a read stamped with the sync's own end is no newer than it, and the worker would wait for ever.
+    while (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
     if (w.lastSyncTime !== syncedAt || w.phase === 'finished') return;
     await this.readPod(w, pod);
   }
