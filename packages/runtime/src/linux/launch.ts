@@ -61,8 +61,19 @@ export function launch(argv: string[], opts: LaunchOptions): Promise<LaunchResul
     });
     status.on('error', () => {});
     child.on('error', (err) => finish({ ok: false, child, message: String(err), exitCode: null }));
-    child.on('exit', (code, sig) =>
-      finish({ ok: false, child, message: `setup exited before starting (code ${code}, signal ${sig})`, exitCode: code }),
-    );
+    // The exit can be seen before the status lines still in the pipe (a SIGCHLD reaps every exited child, also
+    // one whose "ok" was written after the loop last polled the pipe): a command that ran and exited at once is no
+    // failed setup. So the exit fails the launch only once the status pipe is drained to its end.
+    let exited: { code: number | null; sig: NodeJS.Signals | null } | undefined;
+    const exitedBeforeStarting = () => {
+      if (!exited || !status.destroyed) return;
+      const { code, sig } = exited;
+      finish({ ok: false, child, message: `setup exited before starting (code ${code}, signal ${sig})`, exitCode: code });
+    };
+    status.on('close', exitedBeforeStarting);
+    child.on('exit', (code, sig) => {
+      exited = { code, sig };
+      exitedBeforeStarting();
+    });
   });
 }
