@@ -3,7 +3,8 @@
  * (containerd: Completed for 0, Error otherwise), never StartError 128, which is for a command that was never
  * exec'd (a missing binary: cri-runtime.test.ts). The runtime learns of the launch chain's exit and of its status
  * line ("ok", right before the command is exec'd) on two pipes; the start must not take the exit it saw first for
- * a failed start. Repeated a bounded number of times, as the order the two arrive in varies from run to run.
+ * a failed start, nor lose the reason a setup that failed gave. Repeated a bounded number of times, as the order the
+ * two arrive in varies from run to run.
  * Run: node --import tsx --test packages/runtime/src/server/cri-quick-exit.test.ts
  */
 import { after, before, test } from 'node:test';
@@ -77,6 +78,17 @@ test(`sh -c 'exit 3' while other children exit, ${BUSY_ROUNDS} times: started, e
   const done = neighbours();
   try {
     assert.deepEqual(await exitsOf('exit-busy', ['sh', '-c', 'exit 3'], BUSY_ROUNDS), Array(BUSY_ROUNDS).fill('ok 3 Error'));
+  } finally {
+    await done();
+  }
+});
+
+test('a missing command while other children exit, 5 times: StartError 128 naming the binary, as containerd', async () => {
+  const done = neighbours();
+  try {
+    const error = 'failed to create containerd task: failed to create shim task: OCI runtime create failed: unable to start container process: '
+      + 'exec: "nope": executable file not found in $PATH: unknown';
+    assert.deepEqual(await exitsOf('missing-busy', ['nope'], 5), Array(5).fill(`${error} 128 StartError`));
   } finally {
     await done();
   }
