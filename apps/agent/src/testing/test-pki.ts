@@ -16,6 +16,8 @@ export interface TestPki {
 export function createTestPki(): TestPki {
   const root = mkdtempSync(join(tmpdir(), 'nodelet-agent-test-'));
   const pki = ensurePki(root, 'fake-node', nullLogger);
-  const foreign = ensurePki(join(root, 'foreign'), 'other', nullLogger);
+  // Issued a minute earlier: CA names carry the second of creation (`nodelet-ca@<s>`), and two trusted CAs with one
+  // subject name make OpenSSL pick either as the issuer (a --client-ca-file test then failed about 1 run in 3).
+  const foreign = ensurePki(join(root, 'foreign'), 'other', nullLogger, Date.now() - 60_000);
   return { root, pki, foreign, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
