@@ -33,7 +33,7 @@ function runNodeTests() {
   const r = spawnSync(
     process.execPath,
     [
-      '--import', 'tsx', '--test', '--test-force-exit', '--test-timeout=180000', '--test-concurrency=1',
+      '--import', 'tsx', '--test', '--test-timeout=180000', '--test-concurrency=1',
       '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=tap', `--test-reporter-destination=${tap}`,
       ...files.map((f) => relative(repoRoot, f)),
