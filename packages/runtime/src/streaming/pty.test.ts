@@ -1,16 +1,16 @@
-/** The pty wrapper: util-linux script runs a fixed command that takes the argv from NODELET_PTY_* variables. */
+/** The pty wrapper: util-linux script runs `exec` with the argv as single-quoted shell literals; no helper env carries it. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { hostEnv } from '../linux/host-env.ts';
-import { ptyCommand, PTY_SCRIPT, SCRIPT_BIN } from './pty.ts';
+import { ptyCommand, SCRIPT_BIN } from './pty.ts';
 
-test('the command runs under script: quiet, exit code passed on, echo on, no typescript file, a fixed script text', () => {
-  const words = ['nsenter', '-t', '1', '--', 'sh', '-c', 'stty size'];
+test('the command runs under script: quiet, exit code passed on, echo on, no typescript file, no helper env', () => {
+  const words = ['nsenter', '-t', '1', '--', 'sh', '-c', "stty size; echo 'x'"];
   const pty = ptyCommand(words);
-  assert.deepEqual(pty.argv, [SCRIPT_BIN, '--quiet', '--return', '--echo', 'always', '--flush', '--command', PTY_SCRIPT, '/dev/null']);
-  assert.deepEqual(pty.env, Object.fromEntries(words.map((w, i) => [`NODELET_PTY_${i}`, w])));
+  assert.deepEqual(pty.argv, [SCRIPT_BIN, '--quiet', '--return', '--echo', 'always', '--flush', '--command', `exec 'nsenter' '-t' '1' '--' 'sh' '-c' 'stty size; echo '\\''x'\\'''`, '/dev/null']);
+  assert.deepEqual(pty.env, {});
 });
 
 test('odd words reach the command unchanged and no NODELET_PTY_ variable is left', { skip: !existsSync(SCRIPT_BIN) && 'no util-linux script' }, () => {

@@ -13,18 +13,19 @@ import { hostEnv } from '../linux/host-env.ts';
 export const SCRIPT_BIN = '/usr/bin/script';
 export const STTY_BIN = '/usr/bin/stty';
 
-/**
- * What `script` runs (through `/bin/sh -c`): the words of NODELET_PTY_0, NODELET_PTY_1, ... (ptyCommand) as
- * argv, so no word (a container's command, its env) ever becomes part of a script text; the variables are
- * gone before the exec.
- */
-export const PTY_SCRIPT =
-  'i=0; set --; while eval "[ -n \\"\\${NODELET_PTY_$i+x}\\" ]"; do eval "set -- \\"\\$@\\" \\"\\$NODELET_PTY_$i\\"; unset NODELET_PTY_$i"; i=$((i+1)); done; exec "$@"';
+/** One word as a POSIX shell literal: single-quoted, each `'` as `'\''` (no expansion of any kind inside). */
+function shellWord(w: string): string {
+  return `'${w.replace(/'/g, "'\\''")}'`;
+}
 
-/** argv + env settings that run `argv` on a new pty (echo on, as a terminal; exit code passed through). */
+/**
+ * argv that runs `argv` on a new pty (echo on, as a terminal; exit code passed through). `script` runs its
+ * --command through `/bin/sh -c`: the words go there as single-quoted literals after `exec`, so the shell only
+ * removes the quotes — nothing of the container's command or env is in any helper's environment.
+ */
 export function ptyCommand(argv: string[]): { argv: string[]; env: Record<string, string> } {
-  const env = Object.fromEntries(argv.map((word, i) => [`NODELET_PTY_${i}`, word]));
-  return { argv: [SCRIPT_BIN, '--quiet', '--return', '--echo', 'always', '--flush', '--command', PTY_SCRIPT, '/dev/null'], env };
+  const command = `exec ${argv.map(shellWord).join(' ')}`;
+  return { argv: [SCRIPT_BIN, '--quiet', '--return', '--echo', 'always', '--flush', '--command', command, '/dev/null'], env: {} };
 }
 
 /** The pts that `pid` (a container on a pty) or the command under it (`script`) has as stdin, once running. */
