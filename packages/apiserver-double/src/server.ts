@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { realClock, type Clock } from '@nodelet/core/util/clock.ts';
+import { serverCloser } from '@nodelet/core/util/server-closer.ts';
 import { Authenticator, defaultPolicy, type AuthorizePolicy, type UserInfo } from './auth/authn.ts';
 import { nodeRestrictionPolicy } from './auth/node-policy.ts';
 import { createCertAuthority, type CertAuthority, type KeyPair } from './auth/pki.ts';
@@ -163,6 +164,7 @@ async function listen(s: DoubleState): Promise<{ server: http.Server; url: strin
     ? https.createServer({ cert: serving.cert, key: serving.key, ca: s.ca.cert, requestCert: true, rejectUnauthorized: false }, handler)
     : http.createServer(handler);
   serveUpgrades(server, handler);
+  closers.set(server, serverCloser(server));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, s.host, () => resolve());
@@ -233,9 +235,8 @@ export async function startApiServerDouble(opts: ApiServerDoubleOptions = {}): P
   };
 }
 
+/** Closes at once, also sockets still in the TLS handshake (a client reconnecting while we stop, e.g. an informer). */
 function closeServer(server: http.Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  return closers.get(server)?.close(0) ?? Promise.resolve();
 }
+const closers = new WeakMap<http.Server, ReturnType<typeof serverCloser>>();
