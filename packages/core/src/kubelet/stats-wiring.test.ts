@@ -47,3 +47,29 @@ test('NodeStats: QoS tree, tracked pod and container, summary, metrics, cgroup s
     fx.cleanup();
   }
 });
+
+test('NodeStats: kubelet_desired_pods/kubelet_active_pods count only file and HTTP pods as static (kubetypes.IsStaticPod)', async () => {
+  const fx = makeFixture('v1');
+  const clock = new FakeClock(Date.UTC(2026, 0, 1));
+  const bus = new InMemoryEventBus({ clock, logger: nullLogger });
+  const withSource = (uid: string, source: string): V1Pod => ({ metadata: { uid, name: uid, namespace: 'default', annotations: { 'kubernetes.io/config.source': source } } });
+  const pods = [withSource('a1', 'api'), withSource('a2', 'api'), withSource('f1', 'file'), withSource('h1', 'http')];
+  const ns = new NodeStats(
+    {
+      fs: fx.fs, du: () => Promise.resolve({ bytes: 0, inodes: 0 }), clock, logger: nullLogger,
+      recorder: new KubeletEventRecorder({ bus, clock, logger: nullLogger }), bus,
+      pods: () => pods, status: () => undefined, active: (uid) => uid !== 'a2',
+    },
+    { nodeName: 'n1', rootDir: '/', maxPods: 110, podLogsDir: '/var/log/pods', nodeStartTimeMs: clock.now(), oomWatcher: false },
+  );
+  try {
+    const body = (await ns.metrics('kubelet')).body;
+    assert.match(body, /kubelet_desired_pods\{static="true"\} 2\n/);
+    assert.match(body, /kubelet_desired_pods\{static="false"\} 2\n/);
+    assert.match(body, /kubelet_active_pods\{static="true"\} 2\n/);
+    assert.match(body, /kubelet_active_pods\{static="false"\} 1\n/);
+  } finally {
+    ns.stop();
+    fx.cleanup();
+  }
+});

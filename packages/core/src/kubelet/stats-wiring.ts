@@ -5,6 +5,7 @@
  * data and the reference-counted sample stream.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import { isStaticPod } from '../api/pod-helpers.ts';
 import type { CgroupLayout, HostFs } from '../cm/types.ts';
 import { joinCgroup, KUBEPODS } from '../cm/cgroup-name.ts';
 import type { PodStatus } from '../container/types.ts';
@@ -85,7 +86,7 @@ export class NodeStats implements StatsApi {
     this.kubeletMetrics = new KubeletMetricsWiring({
       clock: deps.clock,
       nodeName: config.nodeName,
-      pods: () => deps.pods().map((p) => ({ uid: p.metadata?.uid ?? '', static: true })),
+      pods: () => deps.pods().map((p) => ({ uid: p.metadata?.uid ?? '', static: isStaticPod(p) })),
       status: deps.status,
       active: deps.active,
     });
