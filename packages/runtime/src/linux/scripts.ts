@@ -12,7 +12,8 @@
 
 /**
  * Sandbox holder. Args: hostname ("" = keep; set when the sandbox has its own UTS namespace), then the pod's
- * sysctls as "key=value" words (names checked by the runtime: dot/slash separated [a-z0-9_-] segments).
+ * sysctls as one "key=value" argument each, the value whole, spaces included (e.g. ip_local_port_range
+ * "1024 65535", as runc writes it; names checked by the runtime: dot/slash separated [a-z0-9_-] segments).
  * Env: NODELET_NETNS=1 (bring lo up), NODELET_PAUSE (catatonit path, else a sh sleep loop).
  */
 export const PAUSE_SCRIPT = `

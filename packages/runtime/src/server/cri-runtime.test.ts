@@ -169,7 +169,7 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
   mkdirSync(data);
   writeFileSync(join(data, 'in'), 'from-host');
   const escapee = `nodelet-escape-${process.pid}`;
-  const pod = await runPod('spec', { linux: { securityContext: { namespaceOptions: { pid: 'POD' } }, sysctls: { 'net.ipv4.ip_unprivileged_port_start': '80' } } });
+  const pod = await runPod('spec', { linux: { securityContext: { namespaceOptions: { pid: 'POD' } }, sysctls: { 'net.ipv4.ip_unprivileged_port_start': '80', 'net.ipv4.ip_local_port_range': '1024 65535' } } });
   const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
     ['wd', 'pwd', { workingDir: '/tmp' }, /^\/tmp$/],
     ['user', 'echo $(id -u):$(id -g)', { linux: { securityContext: { runAsUser: { value: 65534 }, runAsGroup: { value: 65534 }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^65534:65534$/],
@@ -182,6 +182,8 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
     ['caps', 'grep CapBnd /proc/self/status; mount -t tmpfs t /tmp 2>/dev/null || echo no-mount; (echo 1 > /proc/sys/vm/drop_caches) 2>/dev/null || echo ro-sys',
       {}, /^CapBnd:\s+00000000a80425fb$\n^no-mount$\n^ro-sys$/m],
     ['sysctl', 'cat /proc/sys/net/ipv4/ip_unprivileged_port_start', {}, /^80$/],
+    // a value with a space is one value (runc writes it whole): the kernel echoes the range tab-separated
+    ['sysctlspace', 'cat /proc/sys/net/ipv4/ip_local_port_range', {}, /^1024\t65535$/],
     ['oomadj', 'cat /proc/self/oom_score_adj', { linux: { resources: { oomScoreAdj: 1000 }, securityContext: { namespaceOptions: { pid: 'CONTAINER' } } } }, /^1000$/],
     ['privileged', 'grep CapBnd /proc/self/status', { linux: { securityContext: { privileged: true, namespaceOptions: { pid: 'CONTAINER' } } } }, /^CapBnd:\s+0{5}1fff/m],
   ];
