@@ -9,10 +9,12 @@
  * newer than the sync (that read, or a newer one). A runtime event that is late (the evented PLEG's global
  * refresh ran ahead of it) can then no longer make the worker start a container again whose start it just made.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { PodStatus, PodStatusCache, RuntimePod } from '../container/types.ts';
+import type { PodStateProvider } from './pod-state-provider.ts';
+import { isTerminated, requestTermination, type PodLifecycle, type WorkerPhase } from './pod-lifecycle.ts';
 
 export type UpdateType = 'create' | 'update' | 'sync' | 'kill';
 
@@ -24,7 +26,21 @@ export interface UpdatePodOptions {
   runningPod?: RuntimePod;
   /** Seconds, overriding the pod's terminationGracePeriodSeconds. */
   gracePeriodOverride?: number;
+  /** For kills: how the pod is killed (the kubelet's KillPodOptions). */
+  killPodOptions?: KillPodOptions;
 }
+
+export interface KillPodOptions {
+  /** The kubelet evicts the pod: its content may be removed as soon as termination was requested. */
+  evict?: boolean;
+  /**
+   * The status change the kill carries (e.g. Failed / Evicted, Failed / DeadlineExceeded): applied to the pod's
+   * status when the worker terminates it, before its containers are stopped (kubelet KillPodOptions.PodStatusFunc).
+   */
+  podStatusFunc?: PodStatusFunc;
+}
+
+export type PodStatusFunc = (status: V1PodStatus) => void;
 
 export interface SyncPodOutcome {
   /** The pod reached a terminal phase: terminate it. */
@@ -37,21 +53,22 @@ export interface SyncPodOutcome {
 
 export interface PodSyncHandlers {
   syncPod(type: UpdateType, pod: V1Pod, status: PodStatus): Promise<SyncPodOutcome>;
-  syncTerminatingPod(pod: V1Pod, status: PodStatus, gracePeriodOverride?: number): Promise<void>;
+  syncTerminatingPod(pod: V1Pod, status: PodStatus, gracePeriodOverride?: number, podStatusFunc?: PodStatusFunc): Promise<void>;
   syncTerminatingRuntimePod(running: RuntimePod, gracePeriodOverride?: number): Promise<void>;
   syncTerminatedPod(pod: V1Pod, status: PodStatus): Promise<void>;
 }
 
-export type WorkerPhase = 'syncing' | 'terminating' | 'terminated' | 'finished';
+export type { WorkerPhase };
 
-interface WorkerState {
+interface WorkerState extends PodLifecycle {
   uid: string;
   pod?: V1Pod;
   runningPod?: RuntimePod;
   pending?: UpdatePodOptions;
   working: boolean;
-  phase: WorkerPhase;
   gracePeriodOverride?: number;
+  /** Status changes of the kills received (kubelet statusPostTerminating), applied in syncTerminatingPod. */
+  statusPostTerminating?: PodStatusFunc[];
   lastSyncTime: number;
   /** The last sync acted: the next one needs a status of this pod read after it (see the file comment). */
   needsPodStatus: boolean;
@@ -74,8 +91,10 @@ export interface PodWorkersConfig {
 
 const DEFAULT_FRESH_STATUS_WAIT_MS = 5_000;
 
-export class PodWorkers {
+export class PodWorkers implements PodStateProvider {
   private readonly workers = new Map<string, WorkerState>();
+  /** syncKnownPods ran once (after every source was ready): a pod the workers do not know is not running. */
+  private podsSynced = false;
   /** uid → when the pod is due for a resync. */
   private readonly queue = new Map<string, number>();
 
@@ -100,16 +119,18 @@ export class PodWorkers {
       w = undefined;
     }
     if (!w) {
-      w = { uid, working: false, phase: 'syncing', lastSyncTime: Number.NEGATIVE_INFINITY, needsPodStatus: false, idle: [] };
+      w = { uid, working: false, phase: 'syncing', startedTerminating: false, deleted: false, evicted: false, lastSyncTime: Number.NEGATIVE_INFINITY, needsPodStatus: false, idle: [] };
       this.workers.set(uid, w);
     }
     if (w.phase === 'finished') return;
     if (o.pod) w.pod = o.pod;
     if (o.runningPod) w.runningPod = o.runningPod;
     if (o.updateType === 'kill' && w.phase === 'syncing') {
-      w.phase = 'terminating';
+      requestTermination(w, o);
       w.gracePeriodOverride = o.gracePeriodOverride;
     }
+    const statusFn = o.updateType === 'kill' ? o.killPodOptions?.podStatusFunc : undefined;
+    if (statusFn) (w.statusPostTerminating ??= []).push(statusFn);
     w.pending = w.pending?.updateType === 'kill' ? { ...w.pending, pod: o.pod ?? w.pending.pod } : o;
     if (!w.working) void this.run(w);
   }
@@ -143,8 +164,40 @@ export class PodWorkers {
     return this.workers.get(uid)?.pod;
   }
 
-  /** Forgets finished workers whose pods are no longer desired (housekeeping). */
+  // ---- PodStateProvider (pod_workers.go): a known pod by its worker's state, an unknown one by podsSynced ----
+
+  isPodTerminationRequested(uid: string): boolean {
+    const w = this.workers.get(uid);
+    return w ? w.phase !== 'syncing' : false;
+  }
+
+  shouldPodContainersBeTerminating(uid: string): boolean {
+    const w = this.workers.get(uid);
+    return w ? w.startedTerminating : this.podsSynced;
+  }
+
+  shouldPodRuntimeBeRemoved(uid: string): boolean {
+    const w = this.workers.get(uid);
+    return w ? isTerminated(w) : this.podsSynced;
+  }
+
+  shouldPodContentBeRemoved(uid: string): boolean {
+    const w = this.workers.get(uid);
+    return w ? w.evicted || (w.deleted && isTerminated(w)) : this.podsSynced;
+  }
+
+  /** The pod's worker finished terminating it (kubelet IsPodKnownTerminated; false for an unknown pod). */
+  isPodKnownTerminated(uid: string): boolean {
+    const w = this.workers.get(uid);
+    return w ? isTerminated(w) : false;
+  }
+
+  /**
+   * Forgets finished workers whose pods are no longer desired (housekeeping, once every source is ready: from
+   * then on a pod the workers do not know counts as not running, as the kubelet's SyncKnownPods).
+   */
   syncKnownPods(desired: ReadonlySet<string>): void {
+    this.podsSynced = true;
     for (const [uid, w] of this.workers) {
       if (w.phase === 'finished' && !desired.has(uid) && !w.working) {
         this.workers.delete(uid);
@@ -176,6 +229,8 @@ export class PodWorkers {
   }
 
   private async step(w: WorkerState, u: UpdatePodOptions): Promise<void> {
+    // The worker has seen the termination request: syncPod will not run again, no container can start.
+    if (w.phase !== 'syncing') w.startedTerminating = true;
     const { status, error } = await this.statusAfterSync(w);
     let requeue: number | undefined = this.config.resyncIntervalMs;
     let acted = false;
@@ -190,7 +245,10 @@ export class PodWorkers {
         if (r.terminal && (w.phase as WorkerPhase) === 'syncing') w.phase = 'terminating';
       }
       if (w.phase === 'terminating') {
-        if (w.pod) await this.deps.handlers.syncTerminatingPod(w.pod, status, w.gracePeriodOverride);
+        w.startedTerminating = true;
+        const fns = w.statusPostTerminating ?? [];
+        const statusFn: PodStatusFunc | undefined = fns.length > 0 ? (st) => fns.forEach((fn) => fn(st)) : undefined;
+        if (w.pod) await this.deps.handlers.syncTerminatingPod(w.pod, status, w.gracePeriodOverride, statusFn);
         else if (w.runningPod) await this.deps.handlers.syncTerminatingRuntimePod(w.runningPod, w.gracePeriodOverride);
         w.phase = 'terminated';
       }
