@@ -71,7 +71,15 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
   };
 }
 
-export const coreKubeletFactory: KubeletFactory = async (ctx) => {
+/** What a test entry may set that the kubelet keeps constant (the image GC period is 5 min, ImageGCPeriod). */
+export interface KubeletOverrides {
+  imageGcPeriodMs?: number;
+}
+
+export const coreKubeletFactory: KubeletFactory = (ctx) => kubeletFactory()(ctx);
+
+/** The core kubelet factory; `overrides` only from a test entry (testing/agent-main.ts). */
+export const kubeletFactory = (overrides: KubeletOverrides = {}): KubeletFactory => async (ctx) => {
   let apiClient: ApiClient | undefined;
   if (ctx.config.kubeconfig) {
     const r = await createApiClientFromKubeconfig(ctx.config.kubeconfig, { clock: ctx.clock, qps: ctx.config.kubeAPIQPS, burst: ctx.config.kubeAPIBurst });
@@ -85,7 +93,9 @@ export const coreKubeletFactory: KubeletFactory = async (ctx) => {
   });
   const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
   const imageFs = await imageFsMountpoint(cri, ctx.logger);
-  const kubelet = createKubelet(deps, coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs));
+  const config = coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs);
+  if (overrides.imageGcPeriodMs !== undefined) config.eviction = { ...config.eviction, imageGcPeriodMs: overrides.imageGcPeriodMs };
+  const kubelet = createKubelet(deps, config);
   return { kubelet, ...(apiClient ? { apiClient } : {}), close: () => cri.close() };
 };
 

@@ -1,81 +1,9 @@
 /**
- * `npm run agent -- <flags>`: the only file touching the process (argv, env, signals, exit codes).
+ * `npm run agent -- <flags>`: runs the agent process (agent-process.ts: argv, env, signals, exit codes) with
+ * the real kubelet factory.
  * Exit codes: 0 after a clean stop or --help, 1 for invalid configuration or a failed start.
  */
-import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { createApiClientFromKubeconfig } from '@nodelet/core/apiclient/client.ts';
-import { realClock } from '@nodelet/core/util/clock.ts';
-import { createAgent } from './agent.ts';
-import { helpText } from './config/flag-specs.ts';
-import { loadConfig } from './config/load-config.ts';
+import { runAgentProcess } from './agent-process.ts';
 import { coreKubeletFactory } from './kubelet-factory.ts';
-import { createAgentLogger } from './log/log-sink.ts';
 
-const loaded = loadConfig(process.argv.slice(2), {
-  readFile: (p) => readFileSync(p, 'utf8'),
-  hostname,
-  cwd: () => process.cwd(),
-});
-if (loaded.ok && loaded.help) {
-  process.stdout.write(helpText('npm run agent --'));
-  process.exit(0);
-}
-if (!loaded.ok) {
-  process.stderr.write(`error: ${loaded.reason}\n`);
-  process.exit(1);
-}
-const { config, warnings, configFile } = loaded;
-// An unusable --kubeconfig is a configuration error: report it before anything (PKI, embedded runtime) starts.
-if (config.kubeconfig) {
-  const kc = await createApiClientFromKubeconfig(config.kubeconfig, { clock: realClock });
-  if (!kc.ok) {
-    process.stderr.write(`error: ${kc.reason}\n`);
-    process.exit(1);
-  }
-  kc.client.close();
-}
-const pretty = process.stdout.isTTY === true && process.env.NODELET_LOG_FORMAT !== 'json';
-const logger = createAgentLogger({ write: (line) => process.stdout.write(line), pretty, verbosity: config.verbosity });
-for (const w of warnings) logger.warn(w);
-logger.info('loaded config', {
-  configFile,
-  nodeName: config.nodeName,
-  rootDir: config.rootDir,
-  podManifestPath: config.podManifestPath,
-  manifestUrl: config.manifestUrl,
-  runtimeEndpoint: config.containerRuntimeEndpoint ?? '(embedded)',
-  authorizationMode: config.authorizationMode,
-  anonymousAuth: config.anonymousAuth,
-});
-
-const agent = createAgent(config, { logger, clock: realClock, createKubelet: coreKubeletFactory });
-let signals = 0;
-const onSignal = (signal: NodeJS.Signals) => {
-  signals++;
-  if (signals > 1) {
-    logger.warn('second signal: exiting now', { signal });
-    process.exit(1);
-  }
-  logger.info('stopping', { signal });
-  void agent.stop().then((results) => {
-    const clean = results.every((r) => r.outcome === 'done');
-    logger.info('stopped', { clean });
-    process.exit(0);
-  });
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err: err instanceof Error ? err.stack : String(err) }));
-
-try {
-  await agent.start();
-  logger.info('agent started', { ports: agent.ports });
-} catch (err) {
-  const e = err as NodeJS.ErrnoException;
-  const reason = e.code === 'EADDRINUSE' ? `address already in use: ${e.message.replace(/^listen EADDRINUSE: address already in use /, '')}` : e.message;
-  logger.error('agent failed to start', { reason, err: e.stack });
-  process.stderr.write(`error: ${reason}\n`);
-  await agent.stop();
-  process.exit(1);
-}
+await runAgentProcess(process.argv.slice(2), coreKubeletFactory);

@@ -72,3 +72,16 @@ test('bad eviction input refuses to start, naming the field: table', () => {
   ];
   for (const [argv, reason] of cases) assert.deepEqual(loadConfig(argv, deps()), { ok: false, reason }, argv.join(' '));
 });
+
+test('the image GC period stays the kubelet constant whatever the environment holds (no test-only variables in production)', () => {
+  const d = loadConfig([], deps());
+  assert.ok(d.ok && !d.help);
+  const saved = process.env.NODELET_IMAGE_GC_PERIOD_MS;
+  process.env.NODELET_IMAGE_GC_PERIOD_MS = '2000';
+  try {
+    assert.equal(coreEvictionConfig(d.config).imageGcPeriodMs, undefined, 'core applies ImageGCPeriod (5 min)');
+  } finally {
+    if (saved === undefined) delete process.env.NODELET_IMAGE_GC_PERIOD_MS;
+    else process.env.NODELET_IMAGE_GC_PERIOD_MS = saved;
+  }
+});

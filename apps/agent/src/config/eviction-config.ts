@@ -128,12 +128,5 @@ export function coreEvictionConfig(c: EvictionAgentConfig): EvictionWiringConfig
       maxAgeMs: c.imageMaximumGCAgeMs,
     },
     containerGc: { minAgeMs: c.minimumContainerTtlMs, maxPerPodContainer: c.maxPerPodContainerCount, maxContainers: c.maxContainerCount },
-    ...imageGcPeriodOverride(),
   };
-}
-
-/** The image GC period is a kubelet constant (5 min); tests shorten it with NODELET_IMAGE_GC_PERIOD_MS. */
-function imageGcPeriodOverride(): { imageGcPeriodMs?: number } {
-  const ms = Number(process.env.NODELET_IMAGE_GC_PERIOD_MS ?? '');
-  return Number.isInteger(ms) && ms > 0 ? { imageGcPeriodMs: ms } : {};
 }

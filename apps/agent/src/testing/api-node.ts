@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startApiServerDouble, type ApiServerDouble, type KubeObject } from '@nodelet/apiserver-double';
 import { removeCgroupTree } from './cgroups.ts';
 import { nodeAgent, type NodeAgent } from './cluster-node.ts';
+import type { KubeletOverrides } from '../kubelet-factory.ts';
 
 /** A container script that runs until SIGTERM and then exits 0. */
 export const LOOP = "trap 'exit 0' TERM; while true; do sleep 1; done";
@@ -59,7 +60,8 @@ export interface JoinedAgentOptions {
   endpoint?: string;
   /** A caller-owned root dir (e.g. a tmpfs mount). */
   root?: string;
-  env?: Record<string, string>;
+  /** Kubelet constants shortened for the test (e.g. the image GC period). */
+  kubelet?: KubeletOverrides;
   /** Trust the double's CA for client certificates on 10250 (--client-ca-file): the API server's own calls to
    * the kubelet (logs, exec, attach, port-forward) then authenticate. */
   trustApiServerCa?: boolean;
@@ -80,7 +82,7 @@ export async function joinedAgent(api: ApiServerDouble, node: string, o: JoinedA
     if (o.trustApiServerCa) writeFileSync(trust[1]!, api.ca);
     return [...trust, '--config', cfg, '--kubeconfig', api.kubeconfigFor(node, { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
       ...manifests, '--housekeeping-interval', '1s', '--cgroup-root', cgroupRoot, ...(o.endpoint ? ['--container-runtime-endpoint', o.endpoint] : []), ...(o.args?.(root) ?? [])];
-  }, { ...(o.root ? { root: o.root } : {}), ...(o.env ? { env: o.env } : {}) });
+  }, { ...(o.root ? { root: o.root } : {}), ...(o.kubelet ? { kubelet: o.kubelet } : {}) });
   const cleanup = agent.cleanup;
   agent.cleanup = async () => {
     await cleanup();

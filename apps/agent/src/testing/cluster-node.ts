@@ -8,9 +8,12 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { KubeletOverrides } from '../kubelet-factory.ts';
 import { freePort, lineReader, stopPid } from './processes.ts';
 
 const main = fileURLToPath(new URL('../main.ts', import.meta.url));
+/** The agent with kubelet overrides (testing/agent-main.ts). */
+const overridingMain = fileURLToPath(new URL('./agent-main.ts', import.meta.url));
 
 export interface NodeAgent {
   name: string;
@@ -23,8 +26,8 @@ export interface NodeAgent {
   cleanup(): Promise<void>;
 }
 
-/** `opts.root`: a caller-owned root dir (e.g. a tmpfs mount; emptied, not removed, by cleanup); `opts.env`: extra env. */
-export async function nodeAgent(name: string, args: (root: string) => string[], opts: { root?: string; env?: Record<string, string> } = {}): Promise<NodeAgent> {
+/** `opts.root`: a caller-owned root dir (e.g. a tmpfs mount; emptied, not removed, by cleanup); `opts.kubelet`: overrides of kubelet constants. */
+export async function nodeAgent(name: string, args: (root: string) => string[], opts: { root?: string; kubelet?: KubeletOverrides } = {}): Promise<NodeAgent> {
   const root = opts.root ?? mkdtempSync(join(tmpdir(), `nodelet-${name}-`));
   const port = await freePort();
   const self: NodeAgent = {
@@ -36,8 +39,8 @@ export async function nodeAgent(name: string, args: (root: string) => string[], 
     async start() {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', main, '--root-dir', root, '--node-name', name, '--port', String(port), '--read-only-port', '0', '--healthz-port', '0', '--address', '127.0.0.1', ...args(root)],
-        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...opts.env, NODELET_LOG_FORMAT: 'json' } },
+        ['--import', 'tsx', ...(opts.kubelet ? [overridingMain, JSON.stringify(opts.kubelet)] : [main]), '--root-dir', root, '--node-name', name, '--port', String(port), '--read-only-port', '0', '--healthz-port', '0', '--address', '127.0.0.1', ...args(root)],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODELET_LOG_FORMAT: 'json' } },
       );
       self.child = child;
       const out = lineReader(child);

@@ -1,7 +1,7 @@
 /**
  * Image GC and disk-pressure eviction on a REAL small image filesystem (a 96 MiB tmpfs), for either runtime
  * (eviction-disk.integration.test.ts: embedded; eviction-disk.containerd.test.ts: containerd's root):
- * 1. Image GC (high 60 %, low 50 %, minimum age 0 s; period 2 s via NODELET_IMAGE_GC_PERIOD_MS): distinct busybox
+ * 1. Image GC (high 60 %, low 50 %, minimum age 0 s; period 2 s through the kubelet factory's overrides): distinct busybox
  *    images with 6 MiB of random filler each are pulled from a loopback registry one at a time until usage passes
  *    the high threshold; GC removes the least recently used (oldest detected) unused images until usage is under
  *    the low threshold — a `gc` event (trigger periodic) names them oldest first, the newest stays. The agent's
@@ -119,7 +119,7 @@ export function diskFillSuite(o: DiskFillOptions): void {
         staticPod: staticPodYaml('st', { image: t.staticImage }),
         ...(t.endpoint ? { endpoint: t.endpoint } : {}),
         ...(t.agentRoot ? { root: t.agentRoot } : {}),
-        env: { NODELET_IMAGE_GC_PERIOD_MS: '2000' },
+        kubelet: { imageGcPeriodMs: 2000 },
         args: () => [`--image-gc-high-threshold=${HIGH}`, `--image-gc-low-threshold=${LOW}`, '--minimum-image-gc-age=0s', ...pressure],
       });
       ({ api, agent } = started);
