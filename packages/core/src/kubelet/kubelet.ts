@@ -104,7 +104,7 @@ export class Kubelet implements KubeletApi {
       cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod),
     });
     this.runtimeState = new RuntimeState(
-      { cri: deps.cri, clock, logger: logger.child('runtime-state'), bus: this.events },
+      { cri, clock, logger: logger.child('runtime-state'), bus: this.events },
       { periodMs: config.runtimeStatusPeriodMs ?? 5_000 },
     );
     this.pleg = buildPleg(deps, config, {

@@ -30,6 +30,7 @@ export function buildNodeStats(deps: KubeletDeps, config: KubeletConfig, parts: 
     {
       fs: deps.hostFs,
       cri: deps.cri,
+      ...(deps.metrics ? { runtimeMetrics: deps.metrics } : {}),
       du: deps.du ?? createNodeDiskUsage(),
       clock: deps.clock,
       logger: deps.logger.child('stats'),

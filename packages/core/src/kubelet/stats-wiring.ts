@@ -21,6 +21,8 @@ import { StatsProvider } from '../stats/stats-provider.ts';
 import { createCgroupStatsReader } from '../stats/cgroup-stats.ts';
 import { createCgroupSampler } from '../stats/sampler.ts';
 import type { CriClient } from '../cri/types.ts';
+import { instrumentCri } from '../kuberuntime/instrumented-cri.ts';
+import type { RuntimeMetrics } from '../kuberuntime/types.ts';
 import { withCriFallback } from './cri-stats-sampler.ts';
 import { cadvisorFsRows, deviceOf, WritableLayerCache } from './stats-writable-layers.ts';
 import { fsStats } from '../stats/fs-stats.ts';
@@ -47,8 +49,10 @@ export interface NodeStatsDeps {
   status: (uid: string) => PodStatus | undefined;
   /** The pod has a live worker (not terminated). */
   active: (uid: string) => boolean;
-  /** Runtime stats for containers whose cgroups cannot be read (not root). */
+  /** Runtime stats for containers whose cgroups cannot be read (not root), and the writable layers. */
   cri?: CriClient;
+  /** Where the CRI calls are timed (kubelet_runtime_operations_*); default this wiring's kubelet metrics. */
+  runtimeMetrics?: RuntimeMetrics;
 }
 
 export interface NodeStatsConfig extends CmWiringConfig {
@@ -76,6 +80,8 @@ export class NodeStats implements StatsApi {
   private readonly cadvisorRegistry = createRegistry();
   private readonly resourceRegistry = createRegistry();
   private readonly layers: WritableLayerCache | undefined;
+  /** deps.cri through the instrumented client, so stats calls count in the CRI metrics. */
+  private readonly cri: CriClient | undefined;
   private imageFs: { device: string; stats: FsSample } | undefined;
 
   constructor(
@@ -90,7 +96,8 @@ export class NodeStats implements StatsApi {
       status: deps.status,
       active: deps.active,
     });
-    this.layers = deps.cri ? new WritableLayerCache({ cri: deps.cri, logger: deps.logger.child('writable-layers') }) : undefined;
+    this.cri = deps.cri ? instrumentCri(deps.cri, deps.runtimeMetrics ?? this.kubeletMetrics.runtime, deps.clock) : undefined;
+    this.layers = this.cri ? new WritableLayerCache({ cri: this.cri, logger: deps.logger.child('writable-layers') }) : undefined;
     this.cm.observe = (op, s) => this.kubeletMetrics.metrics.cgroupManagerDuration.observe({ operation_type: op }, s);
   }
 
@@ -103,7 +110,7 @@ export class NodeStats implements StatsApi {
     const base = createCgroupSampler({ reader: createCgroupStatsReader(deps.fs, layout), fs: deps.fs, clock: deps.clock });
     const provider = new StatsProvider(
       {
-        sampler: deps.cri ? withCriFallback(base, deps.cri, () => deps.clock.now()) : base,
+        sampler: this.cri ? withCriFallback(base, this.cri, () => deps.clock.now()) : base,
         fs: deps.fs,
         clock: deps.clock,
         logger: deps.logger,
