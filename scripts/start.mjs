@@ -1,4 +1,5 @@
-// `npm start`: installs what is missing, builds the console, starts the agent (embedded runtime, examples/ as
+// `npm start`: installs what is missing, builds the console (next build) and the daemon (`npm run build`) when
+// their sources changed, starts the agent (embedded runtime, examples/ as
 // the static pod directory, state under .nodelet/) and the console on 4194, prints the URLs — the console's with
 // the agent's console token in it, as Jupyter does: opening it signs the browser in. Ctrl-C stops all of it,
 // including the embedded runtime and therefore every pod process it started.
@@ -6,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { buildAll, buildIsStale } from './build.mjs';
 import { ensureDependencies, ensureWebBuilt, log, repoRoot } from './lib.mjs';
 
 const stateDir = process.env.NODELET_STATE_DIR ?? join(repoRoot, '.nodelet');
@@ -19,6 +21,8 @@ const ports = {
 
 ensureDependencies();
 ensureWebBuilt();
+// The agent, its embedded runtime and the console's server run as compiled JavaScript with plain node.
+if (buildIsStale()) await buildAll();
 
 const nodeName = process.env.NODELET_NODE_NAME ?? hostname().toLowerCase();
 log(`state directory: ${stateDir}`);
@@ -27,7 +31,7 @@ const children = [];
 const agent = spawn(
   process.execPath,
   [
-    '--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts'),
+    join(repoRoot, 'dist/agent/main.js'),
     '--root-dir', stateDir,
     '--pod-manifest-path', manifests,
     '--node-name', nodeName,
@@ -55,7 +59,7 @@ if (!(await waitFor(() => existsSync(join(pki, 'ca.crt')) && existsSync(tokenFil
   log('the agent did not create its certificates and console token within 60 s; see its log above');
 }
 const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '';
-const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')], {
+const web = spawn(process.execPath, [join(repoRoot, 'dist/web/server.js')], {
   cwd: join(repoRoot, 'apps/web'),
   stdio: 'inherit',
   env: {

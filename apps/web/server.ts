@@ -4,7 +4,8 @@
  * the cAdvisor REST API under /api/) with the user's own token (server/console-server.ts). The console holds no
  * credential of its own; it trusts only ca.crt, to verify the agent's TLS certificate.
  *
- *   node --import tsx apps/web/server.ts        (after `npm run build -w @nodelet/web`; NODELET_WEB_DEV=1 for dev)
+ *   node dist/web/server.js                     (after `npm run build` and `npm run build -w @nodelet/web`)
+ *   node --import tsx apps/web/server.ts        (from source; NODELET_WEB_DEV=1 for dev)
  *
  * Env: PORT, NODELET_CONSOLE_ADDRESS (bind address, default 127.0.0.1), NODELET_AGENT_URL (default
  * https://127.0.0.1:10250), NODELET_PKI_DIR (ca.crt; default /var/lib/kubelet/pki), NODELET_NODE_NAME and
@@ -13,7 +14,7 @@
  * name=https://host:port[|pki-dir],... → /agents/<name>/..., listed at /agents.json).
  */
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAgents } from './server/agents.ts';
 import { readConsoleConfig } from './server/config.ts';
@@ -37,7 +38,9 @@ async function main(): Promise<void> {
     console.error(`console: ${agents.reason}`);
     process.exit(2);
   }
-  const dir = dirname(fileURLToPath(import.meta.url));
+  // The Next app is apps/web, whether this runs from its source or as `npm run build`'s dist/web/server.js.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const dir = import.meta.url.endsWith('.js') ? join(here, '..', '..', 'apps', 'web') : here;
   const { default: next } = await import('next');
   const app = next({ dev: cfg.dev, dir, hostname: cfg.hostname, port: cfg.port });
   const handle = app.getRequestHandler();

@@ -29,6 +29,8 @@ export interface AgentProcess {
   /** Stops the agent and the embedded runtime (if one was spawned), removes the dir. */
   dispose(): Promise<void>;
   logTail(chars?: number): string;
+  /** The agent's process id while it runs. */
+  pid(): number | undefined;
 }
 
 export interface AgentOptions {
@@ -36,6 +38,8 @@ export interface AgentOptions {
   /** --container-runtime-endpoint; undefined = embedded runtime. */
   endpoint?: string;
   args: string[];
+  /** A compiled agent (`npm run build`'s dist/agent/main.js) to run with plain node instead of the sources through tsx. */
+  compiledMain?: string;
 }
 
 function exited(c: ChildProcess): Promise<void> {
@@ -72,7 +76,7 @@ export async function createAgentProcess(opts: AgentOptions): Promise<AgentProce
     get: (path) => doRequest(`${kubeletUrl}${path}`, tls()),
     async start(extraArgs = []) {
       const args = [
-        '--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts'),
+        ...(opts.compiledMain ? [opts.compiledMain] : ['--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts')]),
         '--root-dir', rootDir, '--pod-manifest-path', manifests, '--node-name', opts.nodeName,
         '--port', String(ports.kubelet), '--read-only-port', String(ports.readOnly), '--healthz-port', String(ports.healthz),
         '--file-check-frequency', '1s',
@@ -107,6 +111,7 @@ export async function createAgentProcess(opts: AgentOptions): Promise<AgentProce
       log.end();
       if (!process.env.NODELET_KEEP_CONFORMANCE_DIR) rmSync(dir, { recursive: true, force: true });
     },
+    pid: () => child?.pid,
     logTail(chars = 3000) {
       const p = join(dir, 'agent.log');
       return existsSync(p) ? readFileSync(p, 'utf8').slice(-chars) : '';

@@ -14,8 +14,13 @@ import type { Clock } from '@nodelet/core/util/clock.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
 import { pidAlive as alive } from '@nodelet/core/util/process.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const RUNTIME_MAIN = join(REPO_ROOT, 'packages', 'runtime', 'src', 'main.ts');
+/**
+ * True when this code runs as `npm run build`'s output (dist/agent/*.js, plain node) rather than from its sources
+ * through tsx: then the embedded runtime is started from dist/runtime/main.js with plain node as well.
+ */
+export const COMPILED = import.meta.url.endsWith('.js');
+export const REPO_ROOT = fileURLToPath(new URL(COMPILED ? '../../' : '../../../', import.meta.url));
+export const RUNTIME_MAIN = COMPILED ? join(REPO_ROOT, 'dist', 'runtime', 'main.js') : join(REPO_ROOT, 'packages', 'runtime', 'src', 'main.ts');
 
 export interface RuntimePaths {
   dir: string;
@@ -93,7 +98,7 @@ export async function spawnRuntime(paths: RuntimePaths, deps: LauncherDeps): Pro
   if (existsSync(paths.socket)) rmSync(paths.socket, { force: true });
   const cmd = deps.command?.(paths) ?? {
     file: process.execPath,
-    args: ['--import', 'tsx', RUNTIME_MAIN, '--listen', paths.endpoint, '--root', paths.dir],
+    args: [...(COMPILED ? [] : ['--import', 'tsx']), RUNTIME_MAIN, '--listen', paths.endpoint, '--root', paths.dir],
   };
   log.info('starting the embedded runtime', { cmd: [cmd.file, ...cmd.args].join(' '), log: paths.logFile });
   const fd = openSync(paths.logFile, 'a');

@@ -5,7 +5,6 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
 import { BlockingTokenBucket } from './rate-limiter.ts';
 import type { ApiClient, ApiRequest, ApiResult, WatchEnd, WatchEvent } from './types.ts';
@@ -22,6 +21,8 @@ export type LoadResult = { ok: true; client: ApiClient } | { ok: false; reason: 
 
 /** Loads a kubeconfig file and builds a client; a clear message naming what is wrong otherwise. */
 export async function createApiClientFromKubeconfig(path: string, opts: ApiClientOptions): Promise<LoadResult> {
+  // Loaded here, not at the top: only API-server mode needs client-node's KubeConfig (about 70 MiB RSS once loaded).
+  const { KubeConfig } = await import('@kubernetes/client-node');
   const kc = new KubeConfig();
   try {
     kc.loadFromFile(path);

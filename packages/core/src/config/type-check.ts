@@ -7,7 +7,9 @@
  *   spec.containers: Invalid value: "string": spec.containers in body must be of type array: "string"
  * Never throws: everything is read through type checks, so no manifest can crash the caller.
  */
-import * as models from '@kubernetes/client-node';
+// The generated models only (the API schema), not the package's index: that one also loads the API clients, the
+// KubeConfig and their dependencies (about 70 MiB RSS against 28 MiB), which only API-server mode uses.
+import * as models from '@kubernetes/client-node/dist/gen/models/all.js';
 
 interface Attribute {
   name: string;
