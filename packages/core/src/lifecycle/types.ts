@@ -28,5 +28,3 @@ export interface PodAdmitHandler {
 
 /** admit(pod, activePods, node): runs every handler in order; the first rejection wins. */
 export type Admitter = (pod: V1Pod, activePods: V1Pod[], node: AdmitNode) => PodAdmitResult;
-
-export const DEFAULT_MAX_PODS = 110;

@@ -1,25 +1,44 @@
+/** The kubelet's pod sources (buildPodSources) feeding its MergedPodConfig: source errors become Warning events and log lines. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '../util/clock.ts';
-import { RecordingLogger } from '../util/logger.ts';
+import { nullLogger, RecordingLogger, type Logger } from '../util/logger.ts';
 import { InMemoryEventBus } from '../events/bus.ts';
 import { KubeletEventRecorder } from '../events/recorder.ts';
-import { createPodConfig } from './create-pod-config.ts';
-import type { PodUpdate } from './types.ts';
+import { MergedPodConfig } from '../config/pod-config.ts';
+import type { PodUpdate } from '../config/types.ts';
+import type { KubeletConfig, KubeletDeps } from './config.ts';
+import { buildPodSources } from './pod-sources.ts';
 
-test('file source wired to PodConfig; broken manifest → Warning event + log line naming the file', async (t) => {
+/** The kubelet's pod config and sources for node n1 (as kubelet.ts builds them). */
+function podConfigSetup(o: { clock: FakeClock; bus?: InMemoryEventBus; logger?: Logger; podManifestPath?: string }) {
+  const { clock } = o;
+  const bus = o.bus ?? new InMemoryEventBus({ clock });
+  const logger = o.logger ?? nullLogger;
+  const podConfig = new MergedPodConfig({ clock, logger, bus });
+  const deps = { clock, logger } as KubeletDeps;
+  const config = { nodeName: 'n1', fileCheckFrequencyMs: 20_000, httpCheckFrequencyMs: 20_000, ...(o.podManifestPath ? { podManifestPath: o.podManifestPath } : {}) } as KubeletConfig;
+  const sources = buildPodSources(deps, config, { podConfig, recorder: new KubeletEventRecorder({ bus, clock }) });
+  return {
+    podConfig,
+    sources,
+    start: () => Promise.all(sources.map((s) => s.start())),
+    stop: () => Promise.all(sources.map((s) => s.stop())),
+  };
+}
+
+test('file source wired to the pod config; broken manifest → Warning event + log line naming the file', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'nodelet-manifests-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'good.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: { name: good }\nspec: { containers: [{ name: c, image: x }] }\n');
   await writeFile(join(dir, 'bad.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: { name: bad }\nspec: { restartPolicy: Sometimes, containers: [{ name: c, image: x }] }\n');
   const clock = new FakeClock();
   const bus = new InMemoryEventBus({ clock });
-  const recorder = new KubeletEventRecorder({ bus, clock });
   const log = new RecordingLogger();
-  const setup = createPodConfig({ clock, bus, recorder, logger: log.logger }, { nodeName: 'n1', staticPodPath: dir });
+  const setup = podConfigSetup({ clock, bus, logger: log.logger, podManifestPath: dir });
   const updates: PodUpdate[] = [];
   setup.podConfig.subscribe((u) => updates.push(u));
   await setup.start();
@@ -37,7 +56,6 @@ test('file source wired to PodConfig; broken manifest → Warning event + log li
   assert.ok(e.message.includes('spec.restartPolicy: Unsupported value: "Sometimes"'), e.message);
   const line = log.records.find((r) => r.msg === 'could not process manifest file');
   assert.equal(line?.path, join(dir, 'bad.yaml'));
-  assert.equal(line?.component, 'config');
   assert.equal(bus.recent({ types: ['podConfig'] }).length, 1);
 });
 
@@ -50,7 +68,7 @@ test('a wrong-typed manifest: Warning event on the node naming the file and the 
   await writeFile(join(dir, 'many.json'), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'many' }, spec: { containers: many } }));
   const clock = new FakeClock();
   const bus = new InMemoryEventBus({ clock });
-  const setup = createPodConfig({ clock, bus, recorder: new KubeletEventRecorder({ bus, clock }) }, { nodeName: 'n1', staticPodPath: dir });
+  const setup = podConfigSetup({ clock, bus, podManifestPath: dir });
   const updates: PodUpdate[] = [];
   setup.podConfig.subscribe((u) => updates.push(u));
   await setup.start();
@@ -69,7 +87,7 @@ test('a wrong-typed manifest: Warning event on the node naming the file and the 
 });
 
 test('no sources configured: nothing to start, sourcesReady trivially true', async () => {
-  const setup = createPodConfig({ clock: new FakeClock() }, { nodeName: 'n1' });
+  const setup = podConfigSetup({ clock: new FakeClock() });
   await setup.start();
   assert.equal(setup.sources.length, 0);
   assert.equal(setup.podConfig.sourcesReady(), true);
