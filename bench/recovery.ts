@@ -2,11 +2,12 @@
 // it), (b) containerd is SIGKILLed and started again, (c) the agent itself is SIGKILLed and started again with PODS
 // (30) pods running: every pod back on /pods with its old container ids. p50/p99 over REPS (3) repetitions, with the
 // load average beside. containerd stays down OUTAGE_S (30) s after the agent saw it down. `--runtime
-// embedded|containerd|both` (containerd: a private instance, root only).
+// embedded|containerd|both` (containerd: a private instance, root only). `--compiled`: the agent (and so its
+// embedded runtime) as `npm run build`'s dist/ with plain node, as users run it, instead of the sources through tsx.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { waitUntil } from '../e2e/harness.ts';
+import { repoRoot, waitUntil } from '../e2e/harness.ts';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { killContainerd, startContainerd } from '../apps/agent/src/testing/containerd-daemon.ts';
@@ -18,6 +19,8 @@ const REPS = Number(process.env.REPS ?? 3);
 const PODS = Number(process.env.PODS ?? 30);
 const OUTAGE_S = Number(process.env.OUTAGE_S ?? 30);
 const LIMIT_MS = 60_000;
+const compiledMain = process.argv.includes('--compiled') ? join(repoRoot, 'dist/agent/main.js') : undefined;
+if (compiledMain && !existsSync(compiledMain)) throw new Error('dist/ is missing: run `npm run build` first');
 type Pod = { metadata: { name: string }; status?: { phase?: string; containerStatuses?: Array<{ containerID?: string; state?: { running?: unknown } }> } };
 
 /** Polls every 10 ms; ms since `t0` when pred first held (NaN on timeout). */
@@ -104,7 +107,7 @@ async function agentKill(a: AgentProcess, ids: Map<string, string>): Promise<num
 
 async function run(rt: RuntimeUnderTest): Promise<string[][]> {
   const cgroupRoot = `/nodelet-bench-rec-${process.pid}`;
-  const a = await createAgentProcess({ nodeName: 'recovery', ...(rt.endpoint ? { endpoint: rt.endpoint } : {}), args: ['--cgroup-root', cgroupRoot] });
+  const a = await createAgentProcess({ nodeName: 'recovery', ...(compiledMain ? { compiledMain } : {}), ...(rt.endpoint ? { endpoint: rt.endpoint } : {}), args: ['--cgroup-root', cgroupRoot] });
   const rows: string[][] = [];
   try {
     await a.start();
@@ -148,5 +151,5 @@ try {
 } finally {
   for (const rt of runtimes) await rt.stop();
 }
-console.log(`recovery: ${PODS} pods, ${REPS} repetitions, ${cpus().length} cpus`);
+console.log(`recovery: ${PODS} pods, ${REPS} repetitions, ${cpus().length} cpus, agent ${compiledMain ? 'compiled (plain node)' : 'from sources (tsx)'}`);
 console.log(table(['runtime', 'disruption', 'measured', 'p50', 'p99', 'timeouts', 'load 1m (each rep)'], rows));
