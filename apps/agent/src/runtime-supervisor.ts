@@ -5,7 +5,6 @@
  * back to 0.5 s once a runtime stayed up `stableMs`), logs it and reports it (`onRestart`: an event). The new
  * runtime adopts the pods from its persisted state and the live processes.
  */
-import { ContainerRuntimeRestarted, ContainerRuntimeRestartFailed } from '@nodelet/core/events/reasons.ts';
 import type { Clock, TimerHandle } from '@nodelet/core/util/clock.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
 import { embeddedRuntimePaths, isRuntimeProcess, probeEndpoint, readPid, spawnRuntime, type RuntimeLaunch, type RuntimePaths } from './runtime-launcher.ts';
@@ -159,8 +158,8 @@ export function superviseEmbeddedRuntime(rootDir: string, d: EmbeddedSupervision
       spawn: () => spawnRuntime(paths, { logger, clock: d.clock }),
       onRestart: ({ restarts, cause, result }) => {
         const ref = { kind: 'Node', name: d.nodeName };
-        if (result.ok) d.recorder()?.event(ref, 'Warning', ContainerRuntimeRestarted, `embedded container runtime died (${cause}); restarted (pid ${result.spawnedPid ?? 'unknown'}, restart ${restarts})`);
-        else d.recorder()?.event(ref, 'Warning', ContainerRuntimeRestartFailed, `embedded container runtime died (${cause}) and did not come back: ${result.message}`);
+        if (result.ok) d.recorder()?.event(ref, 'Warning', 'ContainerRuntimeRestarted', `embedded container runtime died (${cause}); restarted (pid ${result.spawnedPid ?? 'unknown'}, restart ${restarts})`);
+        else d.recorder()?.event(ref, 'Warning', 'ContainerRuntimeRestartFailed', `embedded container runtime died (${cause}) and did not come back: ${result.message}`);
       },
     },
     config,

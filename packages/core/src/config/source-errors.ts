@@ -5,7 +5,6 @@
  * URL and is cut at 1 kB (the API's limit for an event note).
  */
 import type { EventRecorder } from '../events/recorder.ts';
-import { FailedValidation } from '../events/reasons.ts';
 import type { SourceError } from './types.ts';
 
 const MAX_EVENT_MESSAGE = 1024;
@@ -14,6 +13,6 @@ export function sourceErrorEvents(recorder: EventRecorder | undefined, nodeName:
   return (e) => {
     const ref = e.pod ? { kind: 'Pod', namespace: e.pod.namespace, name: e.pod.name } : { kind: 'Node', name: nodeName, uid: nodeName };
     const message = `Error validating pod from ${e.source} source ${e.file}: ${e.message}`;
-    recorder?.event(ref, 'Warning', FailedValidation, message.length > MAX_EVENT_MESSAGE ? `${message.slice(0, MAX_EVENT_MESSAGE - 3)}...` : message);
+    recorder?.event(ref, 'Warning', 'FailedValidation', message.length > MAX_EVENT_MESSAGE ? `${message.slice(0, MAX_EVENT_MESSAGE - 3)}...` : message);
   };
 }

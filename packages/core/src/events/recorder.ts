@@ -7,10 +7,10 @@
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventBus, K8sBusEvent } from './types.ts';
-import type { EventType } from './reasons.ts';
 import { TokenBucket } from './token-bucket.ts';
 
 export type ObjectRef = K8sBusEvent['involvedObject'];
+export type EventType = K8sBusEvent['eventType'];
 
 export interface EventRecorder {
   /** Records an event; returns the published bus event, or undefined when rate-limited. */

@@ -1,6 +1,6 @@
 /** A recording EventRecorder for tests of other managers. */
 import type { K8sBusEvent } from '../types.ts';
-import type { EventType } from '../reasons.ts';
+import type { EventType } from '../recorder.ts';
 import type { EventRecorder, ObjectRef } from '../recorder.ts';
 
 export interface RecordedEvent {
