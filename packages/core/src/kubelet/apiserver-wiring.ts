@@ -13,6 +13,7 @@ import type { PodConfig } from '../config/types.ts';
 import { ApiStatusSyncer } from '../status/api-syncer.ts';
 import type { StatusManager } from '../status/types.ts';
 import { isTerminalPhase } from '../status/brief.ts';
+import type { PodStateProvider } from './pod-state-provider.ts';
 import type { PodManager } from '../pod/types.ts';
 import { MirrorClient } from '../pod/mirror-client.ts';
 import { isStaticPod } from '../api/pod-helpers.ts';
@@ -53,8 +54,8 @@ export interface ApiServerWiringDeps {
   statusManager: () => StatusManager;
   summary: () => NodeSummary;
   listImages: () => Promise<NodeImage[]>;
-  /** The pod worker has finished terminating the pod (or never ran it). */
-  terminated: (uid: string) => boolean;
+  /** The pod workers' lifecycle answers (mirror pods, and when a deleted pod's API object may go). */
+  podState: () => PodStateProvider;
   nodeName: string;
   rootDir: string;
   maxPods: number;
@@ -150,7 +151,7 @@ export class ApiServerWiring {
     this.mirrorPass ??= (async () => {
       if (!this.nodeStatus.registered) return;
       const pm = this.d.podManager;
-      const r = await this.mirrors.reconcile(pm.getStaticPods(), pm.getMirrorPods(), (p) => this.d.terminated(p.metadata?.uid ?? ''), this.d.podConfig.sourcesReady());
+      const r = await this.mirrors.reconcile(pm.getStaticPods(), pm.getMirrorPods(), (p) => this.mirrorUnwanted(p.metadata?.uid ?? ''), this.d.podConfig.sourcesReady());
       if (r.created.length > 0 || r.deleted.length > 0) this.d.logger.info('mirror pods', r);
       await this.syncer.syncAll();
     })().finally(() => (this.mirrorPass = undefined));
@@ -166,13 +167,22 @@ export class ApiServerWiring {
     return mirror ? ref(mirror) : undefined;
   }
 
+  /**
+   * No mirror pod for a static pod that is not being synced (the kubelet creates mirrors in SyncPod only): its
+   * termination was requested, or it is terminated / unknown to the pod workers.
+   */
+  private mirrorUnwanted(uid: string): boolean {
+    const s = this.d.podState();
+    return s.isPodTerminationRequested(uid) || s.shouldPodRuntimeBeRemoved(uid);
+  }
+
   private canBeDeleted(uid: string, status: V1PodStatus): boolean {
     const pod = this.d.podManager.getPodByUid(uid);
     if (!pod || isStaticPod(pod) || !pod.metadata?.deletionTimestamp) return false;
     if (!isTerminalPhase(status.phase)) return false;
     const running = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some((s) => s.state?.running);
     if (running) return false;
-    if (this.d.terminated(uid)) return true;
+    if (this.d.podState().shouldPodRuntimeBeRemoved(uid)) return true;
     // The worker sets the final status just before it finishes terminating: look again shortly.
     this.d.clock.setTimeout(() => void this.syncer.kick(uid), 1_000);
     return false;
@@ -227,10 +237,7 @@ export function buildApiServerWiring(deps: KubeletDeps, config: KubeletConfig, k
       statusManager: k.statusManager,
       summary: k.summary,
       listImages: async () => (await cri.listImages({})).images.map((i) => ({ names: [...i.repoTags, ...i.repoDigests], sizeBytes: Number(i.size) })),
-      terminated: (uid) => {
-        const phase = k.workers().phaseOf(uid);
-        return phase === undefined || phase === 'terminated' || phase === 'finished';
-      },
+      podState: k.workers,
       nodeName: config.nodeName,
       rootDir: config.rootDir,
       maxPods: config.maxPods,

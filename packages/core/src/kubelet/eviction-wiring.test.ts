@@ -37,7 +37,7 @@ function setup() {
     return { node: { nodeName: 'n', startTime: time, memory: { time, availableBytes: mem.avail, workingSetBytes: 900 * Mi }, runtime: { imageFs: { time, capacityBytes: 100, availableBytes: 50 } } }, pods: [] };
   };
   const wiring = new EvictionWiring(
-    { cri, clock, logger: nullLogger, bus, recorder, nodeName: 'n', podLogsDir: '/var/log/pods', podManager, statusManager, workers: () => workers, sourcesReady: () => true, summary },
+    { cri, clock, logger: nullLogger, bus, recorder, nodeName: 'n', podLogsDir: '/var/log/pods', podManager, statusManager, workers: () => workers, activePods: () => podManager.getPods().filter((p) => phases.get(p.metadata?.uid ?? '') !== 'terminated'), sourcesReady: () => true, summary },
     { evictionHard: { 'memory.available': '100Mi' }, imageGc: { minAgeMs: 0 } },
   );
   return { clock, bus, podManager, statusManager, cri, updates, phases, wiring, mem };

@@ -11,7 +11,6 @@ import type { EventRecorder } from '../events/recorder.ts';
 import { podRef } from '../events/recorder.ts';
 import type { PodManager } from '../pod/types.ts';
 import type { StatusManager } from '../status/types.ts';
-import { isTerminalPhase } from '../status/brief.ts';
 import type { Summary } from '../stats/summary-types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -48,6 +47,8 @@ export interface EvictionWiringDeps {
   podManager: PodManager;
   statusManager: StatusManager;
   workers: () => PodWorkers;
+  /** The kubelet's active pods (active-pods.ts): the eviction manager ranks them. */
+  activePods: () => V1Pod[];
   sourcesReady: () => boolean;
   summary: () => Promise<Summary | undefined>;
   gcFs?: GcFs;
@@ -106,7 +107,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
         clock,
         logger: logger.child('eviction'),
         summary: () => deps.summary().catch(() => undefined),
-        activePods: () => this.activePods(),
+        activePods: deps.activePods,
         killPod: (req) => this.killPod(req),
         reclaimers: [
           { name: 'containers', reclaim: () => this.runGc('containers', 'eviction').then(() => undefined) },
@@ -216,16 +217,6 @@ export class EvictionWiring implements EvictionApi, GcApi {
         this.deps.logger.warn('eviction: state listener failed', { err: String(err) });
       }
     }
-  }
-
-  private activePods(): V1Pod[] {
-    const w = this.deps.workers();
-    return this.deps.podManager.getPods().filter((p) => {
-      const uid = p.metadata?.uid ?? '';
-      if (this.evicted.has(uid) || isTerminalPhase(this.deps.statusManager.getPodStatus(uid)?.phase)) return false;
-      const phase = w.phaseOf(uid);
-      return phase === undefined || phase === 'syncing';
-    });
   }
 
   private podRemovable(uid: string): boolean {

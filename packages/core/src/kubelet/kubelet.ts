@@ -25,6 +25,7 @@ import type { EventSink } from '../kuberuntime/types.ts';
 import { instrumentCri } from '../kuberuntime/instrumented-cri.ts';
 import { podRef } from '../events/recorder.ts';
 import { PodWorkers } from './pod-workers.ts';
+import { ActivePods } from './active-pods.ts';
 import { PodHandlers } from './pod-handlers.ts';
 import { SyncLoop } from './sync-loop.ts';
 import { RuntimeState } from './runtime-state.ts';
@@ -54,6 +55,8 @@ export class Kubelet implements KubeletApi {
   readonly volumes: VolumeWiring | undefined;
   readonly runtimeState: RuntimeState;
   readonly workers: PodWorkers;
+  /** The kubelet's active pods (GetActivePods), by the pod workers' word. */
+  readonly activePods = new ActivePods({ podManager: this.podManager, podState: () => this.workers, podStatus: (uid) => this.statusManager.getPodStatus(uid) });
   readonly syncLoop: SyncLoop;
   readonly probes: KubeletProbes;
   /** Container manager, stats, metrics, OOM watcher (when deps.hostFs is given). */
@@ -91,10 +94,10 @@ export class Kubelet implements KubeletApi {
     this.statusManager = new BasicStatusManager({ clock, bus: this.events, logger, ...(this.api ? { syncer: this.api.syncer } : {}) });
     const sink: EventSink = (pod, type, reason, message, fieldPath) =>
       void this.recorder.event({ ...podRef(pod), ...(fieldPath ? { fieldPath } : {}) }, type, reason, message);
-    this.stats = buildNodeStats(deps, config, { recorder: this.recorder, bus: this.events, podManager: this.podManager, cache: this.cache, workers: () => this.workers, startTimeMs: clock.now() });
+    this.stats = buildNodeStats(deps, config, { recorder: this.recorder, bus: this.events, podManager: this.podManager, cache: this.cache, isActive: (uid) => this.activePods.has(uid), startTimeMs: clock.now() });
     const runtimeMetrics = deps.metrics ?? this.stats?.kubeletMetrics.runtime;
     const cri = runtimeMetrics ? instrumentCri(deps.cri, runtimeMetrics, clock) : deps.cri;
-    this.volumes = buildVolumeWiring(deps, config, { sink, isKnown: (uid) => !!this.podManager.getPodByUid(uid), runningUids: async () => new Set((await this.runtime.getPods(false)).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady() });
+    this.volumes = buildVolumeWiring(deps, config, { sink, podState: () => this.workers, runningUids: async () => new Set((await this.runtime.getPods(false)).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady() });
     this.runtime = buildRuntimeManager(deps, config, {
       ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
       cri,
@@ -145,6 +148,7 @@ export class Kubelet implements KubeletApi {
         podManager: this.podManager,
         statusManager: this.statusManager,
         workers: () => this.workers,
+        activePods: () => this.activePods.list(),
         sourcesReady: () => this.podConfig.sourcesReady(),
         summary: () => (this.stats ? this.stats.summary() : Promise.resolve(undefined)),
         ...(deps.hostFs ? { gcFs: nodeGcFs } : {}),
@@ -164,6 +168,7 @@ export class Kubelet implements KubeletApi {
       admit,
       node: () => this.admitNode(),
       workers: () => this.workers,
+      activePods: () => this.activePods.list(),
       sourcesReady: () => this.podConfig.sourcesReady(),
       errorBackOffMs: Math.min(config.crashLoopBackOff.initialMs, 10_000),
       gcPeriodMs: config.containerGcPeriodMs ?? 60_000,

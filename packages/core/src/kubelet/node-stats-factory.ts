@@ -5,7 +5,6 @@ import type { EventRecorder } from '../events/recorder.ts';
 import type { EventBus } from '../events/types.ts';
 import type { PodManager } from '../pod/types.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
-import type { PodWorkers } from './pod-workers.ts';
 import { DEFAULT_EVICTION_HARD } from './stats-options.ts';
 import { NodeStats } from './stats-wiring.ts';
 
@@ -14,7 +13,8 @@ export interface NodeStatsParts {
   bus: EventBus;
   podManager: PodManager;
   cache: StatusCache;
-  workers: () => PodWorkers | undefined;
+  /** The pod is one of the kubelet's active pods (active-pods.ts). */
+  isActive: (uid: string) => boolean;
   startTimeMs: number;
 }
 
@@ -38,10 +38,7 @@ export function buildNodeStats(deps: KubeletDeps, config: KubeletConfig, parts: 
       bus: parts.bus,
       pods: () => parts.podManager.getPods(),
       status: (uid) => parts.cache.get(uid).status,
-      active: (uid) => {
-        const phase = parts.workers()?.phaseOf(uid);
-        return phase === 'syncing' || phase === 'terminating';
-      },
+      active: parts.isActive,
     },
     {
       nodeName: config.nodeName,

@@ -38,6 +38,8 @@ export interface PodHandlerContext {
   admit: Admitter;
   node: () => AdmitNode;
   workers: () => PodWorkers;
+  /** The kubelet's active pods (active-pods.ts): admission counts a new pod against them. */
+  activePods: () => V1Pod[];
   sourcesReady: () => boolean;
   /** Container GC period (ContainerGCPeriod, 1 min). */
   gcPeriodMs: number;
@@ -132,7 +134,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
         c.workers().updatePod({ updateType: 'kill', pod, gracePeriodOverride: pod.metadata.deletionGracePeriodSeconds });
         continue;
       }
-      const active = c.podManager.getPods().filter((p) => uidOf(p) !== uidOf(pod) && this.isActive(p));
+      const active = c.activePods().filter((p) => uidOf(p) !== uidOf(pod));
       const verdict = c.admit(pod, active, c.node());
       if (!verdict.admit) {
         this.rejected.add(uidOf(pod));
@@ -218,11 +220,12 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     const desired = new Set(c.podManager.getPods().map(uidOf));
     const w = c.workers();
     for (const uid of w.knownUids()) {
-      const phase = w.phaseOf(uid);
       const pod = w.podOf(uid);
-      if (!desired.has(uid) && phase === 'syncing' && pod) w.updatePod({ updateType: 'kill', pod });
+      if (!desired.has(uid) && !w.isPodTerminationRequested(uid) && pod) w.updatePod({ updateType: 'kill', pod });
     }
-    w.syncKnownPods(desired);
+    // As the kubelet's HandlePodCleanups, only once every source has delivered its pods: from then on a pod the
+    // workers do not know counts as not running (its runtime and content may be removed).
+    if (c.sourcesReady()) w.syncKnownPods(desired);
     c.statusManager.removeOrphanedStatuses(desired);
     c.probes?.cleanupPods(desired);
     for (const uid of c.reasons.uids()) if (!desired.has(uid)) c.reasons.remove(uid);
@@ -249,7 +252,8 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     // The desired set as it is now (pods may have been added while we listed).
     const desired = new Set(c.podManager.getPods().map(uidOf));
     for (const rp of running) {
-      if (desired.has(rp.uid) || w.phaseOf(rp.uid) !== undefined) continue;
+      // A pod worker already in charge of the pod (syncing or terminating it) is left to do so.
+      if (desired.has(rp.uid) || !w.shouldPodRuntimeBeRemoved(rp.uid)) continue;
       c.logger.info('killing orphaned pod', { pod: `${rp.namespace}/${rp.name}`, uid: rp.uid });
       w.updatePod({ updateType: 'kill', runningPod: rp });
     }
@@ -270,14 +274,6 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     } catch (err) {
       this.ctx.logger.warn('container GC failed', { err: String(err) });
     }
-  }
-
-  private isActive(p: V1Pod): boolean {
-    const uid = uidOf(p);
-    if (this.rejected.has(uid)) return false;
-    if (isTerminalPhase(this.ctx.statusManager.getPodStatus(uid)?.phase)) return false;
-    const phase = this.ctx.workers().phaseOf(uid);
-    return phase !== 'terminated' && phase !== 'finished';
   }
 }
 

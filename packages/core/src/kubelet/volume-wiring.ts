@@ -1,8 +1,9 @@
 /**
  * Wires the volume manager with the configMap / secret managers (get + TTL over the API client) and the
- * token manager, and runs their housekeeping: orphaned pod dirs (pods neither known to the pod manager nor
- * running) are torn down every housekeeping period once all pod sources are ready (so a restarted agent does
- * not drop the volumes of pods it has not heard of yet); expired tokens are dropped every minute.
+ * token manager, and runs their housekeeping: orphaned pod dirs are torn down every housekeeping period once
+ * all pod sources are ready (so a restarted agent does not drop the volumes of pods it has not heard of yet):
+ * dirs of pods with nothing running whose content the pod workers say may go (terminated and deleted, evicted,
+ * or unknown to them); expired tokens are dropped every minute.
  * Only on a real host (deps.hostFs): unit-test kubelets with fake runtimes get no volume manager.
  */
 import { userInfo } from 'node:os';
@@ -15,11 +16,12 @@ import { PodVolumeManager } from '../volume/volume-manager.ts';
 import { createMounter } from '../volume/mounter.ts';
 import type { Mounter } from '../volume/types.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
+import type { PodStateProvider } from './pod-state-provider.ts';
 
 export interface VolumeWiringParts {
   sink: EventSink;
-  /** Whether the pod manager knows the pod UID. */
-  isKnown: (uid: string) => boolean;
+  /** The pod workers: a pod's dirs go once its content may be removed (terminated and deleted, evicted, unknown). */
+  podState: () => Pick<PodStateProvider, 'shouldPodContentBeRemoved'>;
   /** UIDs of pods with running containers or sandboxes. */
   runningUids: () => Promise<Set<string>>;
   /** Every pod source has delivered its pods: before that, no pod dir counts as orphaned. */
@@ -87,7 +89,7 @@ export class VolumeWiring {
       return;
     }
     await this.manager
-      .cleanupOrphans((uid) => this.parts.isKnown(uid) || running.has(uid))
+      .cleanupOrphans((uid) => running.has(uid) || !this.parts.podState().shouldPodContentBeRemoved(uid))
       .catch((err: unknown) => this.deps.logger.warn('volume cleanup failed', { err: String(err) }));
   }
 }
