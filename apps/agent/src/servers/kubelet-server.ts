@@ -10,6 +10,7 @@ import { createServer, type Server as HttpsServer } from 'node:https';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { Logger } from '@nodelet/core/util/logger.ts';
+import { createStreamHub } from '../streams/hub.ts';
 import { attachSocketServer, type SocketServerHandle } from '../streams/socket-server.ts';
 import { appRouter } from '../trpc/router.ts';
 import type { TrpcContext } from '../trpc/trpc.ts';
@@ -66,11 +67,12 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     ...(o.consoleToken ? { consoleToken: o.consoleToken } : {}),
   });
   const users = new WeakMap<IncomingMessage, UserInfo>();
+  const streams = createStreamHub(o.kubelet); // one hub, two transports: tRPC subscriptions and socket.io
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_TRPC_BODY_BYTES,
-    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}) }),
+    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, streams, user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}) }),
     onError: ({ path, error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') o.logger.error('trpc error', { path, err: error.message });
     },
@@ -128,7 +130,7 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
       reject(500, 'Internal Server Error');
     });
   });
-  const sockets = attachSocketServer(server, { kubelet: o.kubelet, guard, logger: o.logger });
+  const sockets = attachSocketServer(server, { hub: streams, guard, logger: o.logger });
   applyLimits(server, limits, 'secureConnection', o.logger);
   const closer = serverCloser(server);
   return {

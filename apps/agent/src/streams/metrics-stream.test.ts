@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import { FakeStats, sample, T0 } from '../testing/fake-stats.ts';
-import { metricsStream, type MetricsMessage } from './metrics-stream.ts';
+import { createStreamHub } from './hub.ts';
+import { metricsStream } from './metrics-stream.ts';
+import type { MetricsMessage } from './types.ts';
 
 function setup() {
   const stats = new FakeStats();
   const got: MetricsMessage[] = [];
-  const s = metricsStream({ stats } as unknown as KubeletApi, (m) => got.push(m));
+  const s = metricsStream(createStreamHub({ stats } as unknown as KubeletApi), (m) => got.push(m));
   return { stats, got, s };
 }
 

@@ -1,25 +1,16 @@
 /**
  * The socket.io metrics stream: a client emits `nodelet:metrics:subscribe` { keys } (container keys from
  * stats.containers, '/' = the node; an empty list stops) and receives `nodelet:metrics` { key, sample } at the
- * watch rate. Each key is a reference-counted watch in the kubelet, released on resubscribe and disconnect.
+ * watch rate. Each key is one hub metrics feed, released on resubscribe and disconnect; a key kept across
+ * resubscribes keeps its feed.
  */
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
-import type { ContainerSample } from '@nodelet/core/stats/types.ts';
-
-export interface MetricsSubscription {
-  keys: string[];
-}
-
-export interface MetricsMessage {
-  key: string;
-  sample: ContainerSample;
-}
+import type { Emit, Release, StreamHub } from './hub.ts';
 
 const MAX_KEYS = 64;
 
 /** Per-socket state: replace() swaps the watched keys, close() releases them all. */
-export function metricsStream(kubelet: KubeletApi, emit: (m: MetricsMessage) => void) {
-  const watches = new Map<string, () => void>();
+export function metricsStream(hub: StreamHub, emit: Emit<'metrics'>) {
+  const watches = new Map<string, Release>();
   return {
     replace(raw: unknown): void {
       const keys = parseKeys(raw);
@@ -30,8 +21,9 @@ export function metricsStream(kubelet: KubeletApi, emit: (m: MetricsMessage) => 
         watches.delete(k);
       }
       for (const k of keys) {
-        if (watches.has(k) || !kubelet.stats) continue;
-        watches.set(k, kubelet.stats.watch(k, (key, sample) => emit({ key, sample })));
+        if (watches.has(k)) continue;
+        const release = hub.metrics(k, emit);
+        if (release) watches.set(k, release);
       }
     },
     watching: (): string[] => [...watches.keys()],

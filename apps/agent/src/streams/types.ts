@@ -1,10 +1,32 @@
-/** socket.io event maps for the lifecycle stream (clients import these types). */
+/**
+ * What the agent streams, typed once. The event hub (hub.ts) delivers these messages; the two transports carry
+ * them unchanged: tRPC subscriptions (trpc/) and socket.io events (socket-server.ts). Clients import these types.
+ */
 import type { EventFilter, NodeletEvent } from '@nodelet/core/events/types.ts';
 import type { NodeSummary } from '@nodelet/core/kubelet/types.ts';
 import type { PressureState } from '@nodelet/core/eviction/types.ts';
-import type { MetricsMessage, MetricsSubscription } from './metrics-stream.ts';
+import type { ContainerSample } from '@nodelet/core/stats/types.ts';
 
-export type { MetricsMessage, MetricsSubscription } from './metrics-stream.ts';
+/** One live stats sample of a container key ('/' = the node). */
+export interface MetricsMessage {
+  key: string;
+  sample: ContainerSample;
+}
+
+/** Container keys to sample live (from stats.containers, '/' = the node; an empty list stops). */
+export interface MetricsSubscription {
+  keys: string[];
+}
+
+/** Each feed of the hub and the message it delivers, with the procedure / event that carries it. */
+export interface StreamMessages {
+  /** tRPC `lifecycle.onEvent`, `probes.onEvent` (tracked by seq) · socket.io `nodelet:event`. */
+  event: NodeletEvent;
+  /** tRPC `stats.onSample` · socket.io `nodelet:metrics`. */
+  metrics: MetricsMessage;
+  /** tRPC `eviction.onState` (the state now, then after every manager pass). */
+  pressure: PressureState;
+}
 
 export interface HelloPayload {
   node: NodeSummary;
@@ -14,11 +36,9 @@ export interface HelloPayload {
 
 export interface ServerToClientEvents {
   'nodelet:hello': (hello: HelloPayload) => void;
-  'nodelet:event': (event: NodeletEvent) => void;
+  'nodelet:event': (event: StreamMessages['event']) => void;
   /** Live samples of the keys the client subscribed to with `nodelet:metrics:subscribe`. */
-  'nodelet:metrics': (message: MetricsMessage) => void;
-  /** Eviction state after every manager pass (10 s) while the client watches (`nodelet:pressure:watch`). */
-  'nodelet:pressure': (state: PressureState) => void;
+  'nodelet:metrics': (message: StreamMessages['metrics']) => void;
 }
 
 /** `nodelet:probes`: ask for every probe run (rate-limited), not only result changes, while connected. */
@@ -27,17 +47,15 @@ export interface ProbeStreamOptions {
 }
 
 export interface ClientToServerEvents {
+  /** Replace the socket's filter; matching recent events are replayed first. */
   'nodelet:subscribe': (filter: EventFilter) => void;
   /** Replace the watched container keys ('/' = node; [] = none). */
   'nodelet:metrics:subscribe': (sub: MetricsSubscription) => void;
   'nodelet:probes': (opts: ProbeStreamOptions) => void;
-  /** Start / stop `nodelet:pressure` (the current state is sent at once). */
-  'nodelet:pressure:watch': (opts: { watch: boolean }) => void;
 }
 
 export interface SocketData {
   user: string;
-  filter: EventFilter;
 }
 
 export const SOCKET_PATH = '/socket.io';

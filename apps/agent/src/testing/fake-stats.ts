@@ -51,6 +51,11 @@ export class FakeStats implements StatsApi {
       set.delete(listener);
     };
   }
+  /** Resolves once `key` has at least `n` live watches (bounded wait: 10 s), as FakeKubelet.waitForSubscribers. */
+  async waitForWatches(key: string, n: number): Promise<void> {
+    for (let i = 0; i < 1000 && (this.watches.get(key) ?? 0) < n; i++) await new Promise((r) => setTimeout(r, 10));
+    if ((this.watches.get(key) ?? 0) < n) throw new Error(`expected ${n} watches of ${key}, have ${this.watches.get(key) ?? 0}`);
+  }
   emit(key: string, s: ContainerSample): void {
     for (const l of this.listeners.get(key) ?? []) l(key, s);
   }

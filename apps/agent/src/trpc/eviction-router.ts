@@ -1,11 +1,11 @@
 /**
  * eviction.*: node pressure as the eviction manager sees it — conditions, each signal's observation against
  * its thresholds (with soft grace-period countdowns), the evictions so far, and the signal history; `onState`
- * streams the state after every manager pass (10 s).
+ * streams the state after every manager pass (10 s), from the hub's pressure feed.
  */
 import type { PressureSample, PressureState } from '@nodelet/core/eviction/types.ts';
 import { z } from 'zod';
-import { EventQueue } from './event-queue.ts';
+import { feed } from './feed.ts';
 import { publicProcedure, router } from './trpc.ts';
 
 export const evictionRouter = router({
@@ -16,16 +16,5 @@ export const evictionRouter = router({
     .input(z.object({ sinceMs: z.number().optional() }).optional())
     .query(({ ctx, input }): PressureSample[] => ctx.kubelet.eviction?.history(input?.sinceMs) ?? []),
   /** The state now, then after every pass. */
-  onState: publicProcedure.subscription(async function* ({ ctx, signal }) {
-    const api = ctx.kubelet.eviction;
-    if (!api) return;
-    const queue = new EventQueue<PressureState>();
-    const unsubscribe = api.watch((s) => queue.push(s));
-    try {
-      yield api.state();
-      for await (const s of queue.drain(signal)) yield s;
-    } finally {
-      unsubscribe();
-    }
-  }),
+  onState: publicProcedure.subscription(({ ctx, signal }) => feed<PressureState>(signal, (push) => ctx.streams.pressure(push))),
 });

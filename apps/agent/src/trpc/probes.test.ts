@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
 import { io as connect } from 'socket.io-client';
 import type { ProbeBusEvent } from '@nodelet/core/events/types.ts';
 import type { ProbesApi, ProbeWorkerInfo } from '@nodelet/core/kubelet/types.ts';
@@ -13,9 +12,9 @@ import { createAuthorizer } from '../servers/auth.ts';
 import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import { createReadOnlyServer, type PlainServer } from '../servers/readonly-server.ts';
 import { FakeKubelet } from '../testing/fake-kubelet.ts';
-import { doRequest, tlsEventSource, tlsFetch, type TlsClientOptions } from '../testing/https-client.ts';
+import { doRequest, type TlsClientOptions } from '../testing/https-client.ts';
+import { trpcTestClient } from '../testing/test-server.ts';
 import { createTestPki, type TestPki } from '../testing/test-pki.ts';
-import type { AppRouter } from './router.ts';
 
 const row = (pod: string, probeType: ProbeWorkerInfo['probeType']): ProbeWorkerInfo => ({
   pod: { namespace: 'default', name: pod, uid: `uid-${pod}` }, container: 'app', probeType, handler: 'exec', target: 'true',
@@ -74,14 +73,7 @@ after(async () => {
   tp.cleanup();
 });
 
-const client = () =>
-  createTRPCClient<AppRouter>({
-    links: [splitLink({
-      condition: (op) => op.type === 'subscription',
-      true: httpSubscriptionLink({ url: `${base}/trpc`, EventSource: tlsEventSource(tls) as never }),
-      false: httpBatchLink({ url: `${base}/trpc`, fetch: tlsFetch(tls) }),
-    })],
-  });
+const client = () => trpcTestClient(base, tls);
 
 const probeEvent = (pod: string, result: ProbeBusEvent['result']) =>
   ({ type: 'probe' as const, pod: { namespace: 'default', name: pod, uid: `uid-${pod}` }, container: 'app', probeType: 'readiness' as const, result, latencyMs: 3 });

@@ -2,12 +2,12 @@
  * probes.*: the probe table (one row per container and probe type, with its cached result and last run),
  * recent probe events, and a live subscription of probe events. `everyRun: true` asks the kubelet for every
  * run (rate-limited per worker) while the subscription lives; otherwise only result changes are streamed.
+ * onEvent is the hub's event feed (probe events only), as socket.io's `nodelet:event` + `nodelet:probes`.
  */
-import { tracked } from '@trpc/server';
-import { eventMatches, type NodeletEvent, type ProbeBusEvent } from '@nodelet/core/events/types.ts';
+import type { NodeletEvent, ProbeBusEvent } from '@nodelet/core/events/types.ts';
 import type { ProbeWorkerInfo } from '@nodelet/core/kubelet/types.ts';
 import { z } from 'zod';
-import { EventQueue } from './event-queue.ts';
+import { trackedEvents } from './feed.ts';
 import { publicProcedure, router } from './trpc.ts';
 
 const podFilter = z.object({ namespace: z.string().optional(), pod: z.string().optional() });
@@ -23,29 +23,9 @@ export const probesRouter = router({
     ),
   onEvent: publicProcedure
     .input(podFilter.extend({ everyRun: z.boolean().optional(), lastEventId: z.string().nullish() }).optional())
-    .subscription(async function* ({ ctx, input, signal }) {
+    .subscription(({ ctx, input, signal }) => {
       const { lastEventId, everyRun, ...pods } = input ?? {};
-      const filter = { ...pods, types: ['probe' as const] };
-      const queue = new EventQueue<ProbeBusEvent>();
-      const unsubscribe = ctx.kubelet.events.subscribe((e) => {
-        if (isProbe(e) && eventMatches(e, filter)) queue.push(e);
-      });
-      const release = everyRun ? ctx.kubelet.probes?.requestEveryRun() : undefined;
-      try {
-        let lastSeq = lastEventId ? Number(lastEventId) : undefined;
-        if (lastSeq !== undefined && Number.isFinite(lastSeq)) {
-          for (const e of ctx.kubelet.events.recent({ ...filter, afterSeq: lastSeq }, 5000).filter(isProbe)) {
-            lastSeq = e.seq;
-            yield tracked(String(e.seq), e);
-          }
-        }
-        for await (const e of queue.drain(signal)) {
-          if (lastSeq !== undefined && e.seq <= lastSeq) continue;
-          yield tracked(String(e.seq), e);
-        }
-      } finally {
-        release?.();
-        unsubscribe();
-      }
+      const hold = everyRun ? () => ctx.streams.probeRuns() : undefined;
+      return trackedEvents(ctx.streams, signal, { ...pods, types: ['probe'] }, { lastEventId, only: isProbe, ...(hold ? { hold } : {}) });
     }),
 });

@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import { FakeKubelet } from '../testing/fake-kubelet.ts';
 import { FakeStats, sample, T0 } from '../testing/fake-stats.ts';
+import { createStreamHub } from '../streams/hub.ts';
 import { appRouter } from './router.ts';
 
 function caller(withStats = true) {
   const kubelet = new FakeKubelet();
   const stats = new FakeStats();
   if (withStats) Object.assign(kubelet, { stats });
-  return { stats, call: appRouter.createCaller({ kubelet: kubelet as KubeletApi, user: { name: 't', groups: [] } }) };
+  return { stats, call: appRouter.createCaller({ kubelet: kubelet as KubeletApi, streams: createStreamHub(kubelet), user: { name: 't', groups: [] } }) };
 }
 
 test('stats queries: machine, containers, tree, history, processes; null/empty without stats', async () => {

@@ -1,23 +1,20 @@
 /**
  * stats.*: machine info, cgroup status, the tracked container list and tree, a container's sample history,
  * a pod's Summary stats, processes, and `onSample` — live samples of the given keys at the watch rate,
- * reference-counted in the kubelet (nothing nobody watches is sampled fast).
+ * reference-counted in the kubelet (nothing nobody watches is sampled fast): the hub's metrics feed, as socket.io's
+ * `nodelet:metrics`.
  */
 import type { CgroupStatus, ProcessInfo, StatsContainer } from '@nodelet/core/kubelet/stats-api.ts';
 import type { PodStats, Summary } from '@nodelet/core/stats/summary-types.ts';
 import type { OomEvent } from '@nodelet/core/oom/types.ts';
 import type { ContainerSample, MachineInfo } from '@nodelet/core/stats/types.ts';
 import { z } from 'zod';
-import { EventQueue } from './event-queue.ts';
+import type { MetricsMessage } from '../streams/types.ts';
+import { feed } from './feed.ts';
 import { publicProcedure, router } from './trpc.ts';
 
 export interface StatsTreeNode extends StatsContainer {
   children: StatsTreeNode[];
-}
-
-export interface SampleMessage {
-  key: string;
-  sample: ContainerSample;
 }
 
 /** Nests the flat list by parent key (the node at the root). */
@@ -56,15 +53,15 @@ export const statsRouter = router({
     .query(async ({ ctx, input }): Promise<ProcessInfo[]> => (await ctx.kubelet.stats?.processes(input?.key)) ?? []),
   onSample: publicProcedure
     .input(z.object({ keys: z.array(key).min(1).max(64) }))
-    .subscription(async function* ({ ctx, input, signal }) {
-      const stats = ctx.kubelet.stats;
-      if (!stats) return;
-      const queue = new EventQueue<SampleMessage>(256);
-      const releases = [...new Set(input.keys)].map((k) => stats.watch(k, (key, sample) => queue.push({ key, sample })));
-      try {
-        for await (const m of queue.drain(signal)) yield m;
-      } finally {
-        for (const r of releases) r();
-      }
-    }),
+    .subscription(({ ctx, input, signal }) =>
+      feed<MetricsMessage>(signal, (push) => {
+        const releases = [...new Set(input.keys)].map((k) => ctx.streams.metrics(k, push));
+        const releaseAll = () => {
+          for (const r of releases) r?.();
+        };
+        if (releases.every(Boolean)) return releaseAll;
+        releaseAll(); // no stats: the subscription ends
+        return undefined;
+      }, 256),
+    ),
 });

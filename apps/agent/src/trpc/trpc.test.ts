@@ -84,6 +84,32 @@ describe('tRPC over https with the console certificate', () => {
     assert.equal(received[0]?.id, String(received[0]?.data.seq));
   });
 
+  it('lifecycle.onEvent with lastEventId: the missed matching events first, then live ones, none twice', async () => {
+    const web = (pleg: 'ContainerStarted' | 'ContainerDied', namespace = 'default') =>
+      kubelet.events.publish({ type: 'pleg', pod: { namespace, name: 'web', uid: 'u1' }, pleg, containerId: 'c1' });
+    const seen = web('ContainerStarted');
+    const missed = [web('ContainerDied'), web('ContainerStarted', 'other'), web('ContainerStarted')];
+    let live: NodeletEvent | undefined;
+    const received: Array<{ id: string; data: NodeletEvent }> = [];
+    await new Promise<void>((resolve, reject) => {
+      const sub = client(tls).lifecycle.onEvent.subscribe({ namespace: 'default', lastEventId: String(seen.seq) }, {
+        onData: (d) => {
+          received.push(d as { id: string; data: NodeletEvent });
+          // The replay and the live subscription start in one step: once the replay arrives, new events follow.
+          if (received.length === 2) live = web('ContainerDied');
+          if (d.data.seq === live?.seq) {
+            sub.unsubscribe();
+            resolve();
+          }
+        },
+        onError: reject,
+      });
+    });
+    const want = [missed[0], missed[2], live].map((e) => String(e?.seq));
+    assert.deepEqual(received.map((d) => d.id), want);
+    assert.deepEqual(received.map((d) => String(d.data.seq)), want);
+  });
+
   it('rejects a client without a certificate (401)', async () => {
     const c = client(ts.anonymousTls);
     await assert.rejects(c.node.get.query(), (err: Error) => /401|Unauthorized|JSON/i.test(err.message));

@@ -6,12 +6,15 @@
 import { initTRPC } from '@trpc/server';
 import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
 import type { UserInfo } from '../servers/auth.ts';
+import type { StreamHub } from '../streams/hub.ts';
 import { redactPaths } from '../servers/http-util.ts';
 
 export const INTERNAL_ERROR_MESSAGE = 'internal error (details in the node\'s agent log)';
 
 export interface TrpcContext {
   kubelet: KubeletApi;
+  /** The event hub every subscription reads (socket.io shares it). */
+  streams: StreamHub;
   user: UserInfo;
   /** The health behind /healthz (the agent's checks: shutdown, apiserver); default kubelet.healthz(). */
   health?: () => HealthReport;
