@@ -1,5 +1,6 @@
 /** A recording fake KubeletApi for the agent's server, tRPC and socket.io tests. */
 import type { V1Pod } from '@kubernetes/client-node';
+import { InMemoryEventBus, realClock } from '@nodelet/core';
 import type { EventBus } from '@nodelet/core/events/types.ts';
 import type {
   ContainerLogOptions,
@@ -8,7 +9,6 @@ import type {
   LogsResult,
   NodeSummary,
 } from '@nodelet/core/kubelet/types.ts';
-import { createMemoryEventBus } from './memory-event-bus.ts';
 
 export interface LogCall {
   namespace: string;
@@ -42,7 +42,7 @@ export class FakeKubelet implements KubeletApi {
   private followers = new Map<string, Set<(chunk: string) => void>>();
 
   constructor() {
-    const bus = createMemoryEventBus();
+    const bus = new InMemoryEventBus({ clock: realClock });
     this.events = {
       publish: (e) => bus.publish(e),
       recent: (f, l) => bus.recent(f, l),
