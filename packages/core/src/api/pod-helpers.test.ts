@@ -7,8 +7,8 @@ import {
   isCriticalPod,
   isMirrorPod,
   isStaticPod,
-  kubeletPodFullName,
   podFullName,
+  podNamespacedName,
   podSource,
   staticPodName,
 } from './pod-helpers.ts';
@@ -19,9 +19,9 @@ const pod = (annotations?: Record<string, string>, extra: Partial<V1Pod['spec']>
 });
 
 test('full names', () => {
-  assert.equal(podFullName(pod()), 'prod/web');
-  assert.equal(kubeletPodFullName(pod()), 'web_prod');
-  assert.equal(podFullName({ metadata: { name: 'x' } }), 'default/x');
+  assert.equal(podNamespacedName(pod()), 'prod/web');
+  assert.equal(podFullName(pod()), 'web_prod');
+  assert.equal(podNamespacedName({ metadata: { name: 'x' } }), 'default/x');
   assert.equal(staticPodName('etcd', 'Node-1'), 'etcd-node-1');
 });
 

@@ -5,17 +5,17 @@ import type { ConfigSource } from './types.ts';
 const CONFIG_SOURCE = 'kubernetes.io/config.source';
 const CONFIG_MIRROR = 'kubernetes.io/config.mirror';
 
-/** `namespace/name`: the pod manager's full-name key. */
-export function podFullName(pod: V1Pod): string {
-  return buildPodFullName(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '');
+/** `namespace/name` (types.NamespacedName): the pod manager's and the pod config's key for a pod by name. */
+export function podNamespacedName(pod: V1Pod): string {
+  return buildPodNamespacedName(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '');
 }
 
-export function buildPodFullName(namespace: string, name: string): string {
+export function buildPodNamespacedName(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
-/** The kubelet's own full-name spelling `name_namespace` (used in runtime labels and log paths). */
-export function kubeletPodFullName(pod: V1Pod): string {
+/** The kubelet's pod full name `name_namespace` (kubecontainer.GetPodFullName). */
+export function podFullName(pod: V1Pod): string {
   return `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? 'default'}`;
 }
 

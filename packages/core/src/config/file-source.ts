@@ -12,7 +12,7 @@ import { basename, extname, join } from 'node:path';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { canonicalJson, md5Hex } from '../util/hash.ts';
-import { podFullName } from '../api/pod-helpers.ts';
+import { podNamespacedName } from '../api/pod-helpers.ts';
 import { decodeSinglePod, type DecodeResult } from './decode.ts';
 import { nodeManifestFs, type ManifestFs } from './manifest-fs.ts';
 import type { PodSource, PodSourceCallbacks } from './types.ts';
@@ -174,7 +174,7 @@ export class FileSource implements PodSource {
       const r = await this.decode(f);
       if (!r) continue;
       if (!r.ok) this.report(f, r.message);
-      else decoded.push({ file: f, pod: r.pods[0] as V1Pod, full: podFullName(r.pods[0] as V1Pod) });
+      else decoded.push({ file: f, pod: r.pods[0] as V1Pod, full: podNamespacedName(r.pods[0] as V1Pod) });
     }
     // A name, and a UID (a manifest may set its own; it names the pod's directories), belong to one file.
     const byName = this.claim(decoded, (d) => `name:${d.full}`);

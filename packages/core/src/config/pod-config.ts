@@ -8,7 +8,7 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventBus } from '../events/types.ts';
 import { canonicalJson } from '../util/hash.ts';
-import { podFullName } from '../api/pod-helpers.ts';
+import { podNamespacedName } from '../api/pod-helpers.ts';
 import { identityErrors } from './meta-validation.ts';
 import { CONFIG_SEEN_ANNOTATION, type PodConfig, type PodOperation, type PodSourceName, type PodUpdate } from './types.ts';
 
@@ -113,7 +113,7 @@ export class MergedPodConfig implements PodConfig {
     const names = new Set<string>();
     const out: V1Pod[] = [];
     for (const p of pods) {
-      const full = podFullName(p);
+      const full = podNamespacedName(p);
       const uid = p.metadata?.uid;
       if (!uid || names.has(full)) {
         this.deps.logger?.warn('dropping pod: duplicate name or no UID', { source, pod: full });

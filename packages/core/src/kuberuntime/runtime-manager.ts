@@ -41,7 +41,8 @@ export interface KubeRuntimeDeps {
   objects?: PodObjectSource;
 }
 
-export function podFullName(pod: V1Pod): string {
+/** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
+export function formatPod(pod: V1Pod): string {
   return `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? 'default'}(${pod.metadata?.uid ?? ''})`;
 }
 
@@ -198,8 +199,8 @@ export class KubeRuntimeManager implements Runtime {
     const key = backOffKey(pod, c);
     if (this.backOff.isInBackOffSince(key, dead.finishedAt)) {
       const fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
-      this.deps.events(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podFullName(pod)}`, fieldPath);
-      return `back-off ${formatGoDuration(this.backOff.get(key))} restarting failed container=${c.name} pod=${podFullName(pod)}`;
+      this.deps.events(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(pod)}`, fieldPath);
+      return `back-off ${formatGoDuration(this.backOff.get(key))} restarting failed container=${c.name} pod=${formatPod(pod)}`;
     }
     this.backOff.next(key, dead.finishedAt);
     return undefined;

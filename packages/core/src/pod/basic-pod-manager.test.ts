@@ -15,14 +15,13 @@ test('add, look up by uid and full name, update, remove', () => {
   m.addPod(pod('a', 'u1'));
   m.addPod(pod('b', 'u2', undefined, 'ns'));
   assert.equal(m.getPodByUid('u1')?.metadata?.name, 'a');
-  assert.equal(m.getPodByFullName('ns/b')?.metadata?.uid, 'u2');
   assert.equal(m.getPodByName('ns', 'b')?.metadata?.uid, 'u2');
   m.updatePod({ ...pod('a', 'u1'), spec: { containers: [{ name: 'new' }] } });
   assert.equal(m.getPodByUid('u1')?.spec?.containers[0]?.name, 'new');
   assert.equal(m.getPods().length, 2);
   m.removePod(pod('a', 'u1'));
   assert.equal(m.getPodByUid('u1'), undefined);
-  assert.equal(m.getPodByFullName('default/a'), undefined);
+  assert.equal(m.getPodByName('default', 'a'), undefined);
   assert.equal(m.getPods().length, 1);
 });
 
@@ -31,7 +30,7 @@ test('a pod replaced by another UID under the same name keeps the name index rig
   m.addPod(pod('a', 'old'));
   m.addPod(pod('a', 'new'));
   m.removePod(pod('a', 'old'));
-  assert.equal(m.getPodByFullName('default/a')?.metadata?.uid, 'new');
+  assert.equal(m.getPodByName('default', 'a')?.metadata?.uid, 'new');
 });
 
 test('static and mirror pods', () => {

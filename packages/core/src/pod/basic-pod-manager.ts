@@ -3,14 +3,14 @@
  * API source, annotated kubernetes.io/config.mirror) are kept apart and linked to their static pod by full name.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { isMirrorPod, isStaticPod, podFullName, buildPodFullName } from '../api/pod-helpers.ts';
+import { isMirrorPod, isStaticPod, podNamespacedName, buildPodNamespacedName } from '../api/pod-helpers.ts';
 import type { PodManager } from './types.ts';
 
 export class BasicPodManager implements PodManager {
   private readonly byUid = new Map<string, V1Pod>();
-  private readonly byFullName = new Map<string, V1Pod>();
+  private readonly byName = new Map<string, V1Pod>();
   private readonly mirrorByUid = new Map<string, V1Pod>();
-  private readonly mirrorByFullName = new Map<string, V1Pod>();
+  private readonly mirrorByName = new Map<string, V1Pod>();
 
   getPods(): V1Pod[] {
     return [...this.byUid.values()];
@@ -20,19 +20,15 @@ export class BasicPodManager implements PodManager {
     return this.byUid.get(uid);
   }
 
-  getPodByFullName(fullName: string): V1Pod | undefined {
-    return this.byFullName.get(fullName);
-  }
-
   getPodByName(namespace: string, name: string): V1Pod | undefined {
-    return this.byFullName.get(buildPodFullName(namespace, name));
+    return this.byName.get(buildPodNamespacedName(namespace, name));
   }
 
   setPods(pods: V1Pod[]): void {
     this.byUid.clear();
-    this.byFullName.clear();
+    this.byName.clear();
     this.mirrorByUid.clear();
-    this.mirrorByFullName.clear();
+    this.mirrorByName.clear();
     for (const p of pods) this.updatePod(p);
   }
 
@@ -42,21 +38,21 @@ export class BasicPodManager implements PodManager {
 
   updatePod(pod: V1Pod): void {
     const uid = pod.metadata?.uid;
-    if (!uid) throw new Error(`pod ${podFullName(pod)} has no UID`);
-    const full = podFullName(pod);
-    const [uidMap, nameMap] = isMirrorPod(pod) ? [this.mirrorByUid, this.mirrorByFullName] : [this.byUid, this.byFullName];
+    if (!uid) throw new Error(`pod ${podNamespacedName(pod)} has no UID`);
+    const full = podNamespacedName(pod);
+    const [uidMap, nameMap] = isMirrorPod(pod) ? [this.mirrorByUid, this.mirrorByName] : [this.byUid, this.byName];
     const prev = uidMap.get(uid);
-    if (prev && podFullName(prev) !== full && nameMap.get(podFullName(prev)) === prev) nameMap.delete(podFullName(prev));
+    if (prev && podNamespacedName(prev) !== full && nameMap.get(podNamespacedName(prev)) === prev) nameMap.delete(podNamespacedName(prev));
     uidMap.set(uid, pod);
     nameMap.set(full, pod);
   }
 
   removePod(pod: V1Pod): void {
     const uid = pod.metadata?.uid ?? '';
-    const [uidMap, nameMap] = isMirrorPod(pod) ? [this.mirrorByUid, this.mirrorByFullName] : [this.byUid, this.byFullName];
+    const [uidMap, nameMap] = isMirrorPod(pod) ? [this.mirrorByUid, this.mirrorByName] : [this.byUid, this.byName];
     const prev = uidMap.get(uid);
     uidMap.delete(uid);
-    const full = podFullName(prev ?? pod);
+    const full = podNamespacedName(prev ?? pod);
     if (nameMap.get(full)?.metadata?.uid === uid) nameMap.delete(full);
   }
 
@@ -73,11 +69,11 @@ export class BasicPodManager implements PodManager {
   }
 
   getMirrorPodByPod(pod: V1Pod): V1Pod | undefined {
-    return this.mirrorByFullName.get(podFullName(pod));
+    return this.mirrorByName.get(podNamespacedName(pod));
   }
 
   getPodByMirrorPod(mirror: V1Pod): V1Pod | undefined {
-    return this.byFullName.get(podFullName(mirror));
+    return this.byName.get(podNamespacedName(mirror));
   }
 
   getUidTranslations(): { podToMirror: Map<string, string>; mirrorToPod: Map<string, string> } {

@@ -7,7 +7,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ApiClient } from '../apiclient/types.ts';
 import type { Logger } from '../util/logger.ts';
-import { isMirrorPod, podFullName } from '../api/pod-helpers.ts';
+import { isMirrorPod, podNamespacedName } from '../api/pod-helpers.ts';
 import { CONFIG_HASH_ANNOTATION, CONFIG_MIRROR_ANNOTATION } from '../config/types.ts';
 
 export interface MirrorDeps {
@@ -37,7 +37,7 @@ export function buildMirrorPod(pod: V1Pod, nodeName: string, nodeUid: string | u
 
 /** The mirror belongs to this version of the static pod (same full name and hash). */
 export function isMirrorPodOf(mirror: V1Pod, pod: V1Pod): boolean {
-  if (podFullName(mirror) !== podFullName(pod)) return false;
+  if (podNamespacedName(mirror) !== podNamespacedName(pod)) return false;
   const hash = pod.metadata?.annotations?.[CONFIG_HASH_ANNOTATION] ?? pod.metadata?.uid;
   return mirror.metadata?.annotations?.[CONFIG_MIRROR_ANNOTATION] === hash;
 }
@@ -49,7 +49,7 @@ export class MirrorClient {
     const m = buildMirrorPod(pod, this.deps.nodeName, this.deps.nodeUid());
     const r = await this.deps.client.request({ method: 'POST', path: `/api/v1/namespaces/${m.metadata?.namespace}/pods`, body: m });
     if (r.ok || r.reason === 'AlreadyExists') return true;
-    this.deps.logger.warn('failed creating a mirror pod', { pod: podFullName(pod), reason: r.reason, err: r.message });
+    this.deps.logger.warn('failed creating a mirror pod', { pod: podNamespacedName(pod), reason: r.reason, err: r.message });
     return false;
   }
 
@@ -61,7 +61,7 @@ export class MirrorClient {
       body: { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0, ...(meta.uid ? { preconditions: { uid: meta.uid } } : {}) },
     });
     if (r.ok || r.reason === 'NotFound' || r.reason === 'Conflict') return true;
-    this.deps.logger.warn('failed deleting a mirror pod', { pod: podFullName(mirror), reason: r.reason, err: r.message });
+    this.deps.logger.warn('failed deleting a mirror pod', { pod: podNamespacedName(mirror), reason: r.reason, err: r.message });
     return false;
   }
 
@@ -77,10 +77,10 @@ export class MirrorClient {
     sourcesReady = true,
   ): Promise<{ created: string[]; deleted: string[] }> {
     const out = { created: [] as string[], deleted: [] as string[] };
-    const byName = new Map(mirrors.filter(isMirrorPod).map((m) => [podFullName(m), m]));
+    const byName = new Map(mirrors.filter(isMirrorPod).map((m) => [podNamespacedName(m), m]));
     const wanted = new Set<string>();
     for (const pod of statics) {
-      const full = podFullName(pod);
+      const full = podNamespacedName(pod);
       wanted.add(full);
       const m = byName.get(full);
       if (m && (m.metadata?.deletionTimestamp || !isMirrorPodOf(m, pod))) {

@@ -1,12 +1,10 @@
-/** The pod manager: the kubelet's desired pods, indexed by UID and by full name (namespace/name). */
+/** The pod manager: the kubelet's desired pods, indexed by UID and by namespace/name. */
 import type { V1Pod } from '@kubernetes/client-node';
 
 export interface PodManager {
   /** Desired (non-mirror) pods, in insertion order. */
   getPods(): V1Pod[];
   getPodByUid(uid: string): V1Pod | undefined;
-  /** fullName as `podFullName` from api/pod-helpers.ts: `namespace/name`. */
-  getPodByFullName(fullName: string): V1Pod | undefined;
   getPodByName(namespace: string, name: string): V1Pod | undefined;
   /** Replaces the whole set. */
   setPods(pods: V1Pod[]): void;
