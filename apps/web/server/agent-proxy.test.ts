@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { ensureMockPki } from '../dev/mock-pki.ts';
+import type { AppRouter } from '../src/lib/app-router.ts';
 import { createAgentProxy, forwardedHeaders, type AgentProxy } from './agent-proxy.ts';
 
 let dir: string;
@@ -93,11 +95,15 @@ test('agent down or CA missing → 502 JSON without file paths, server keeps ser
   const down = await startConsole('https://127.0.0.1:1', join(dir, 'ca.crt'));
   const r1 = await get(down, '/trpc/node.get');
   assert.equal(r1.status, 502);
-  assert.match(JSON.parse(r1.body).error, /^agent unreachable: ECONNREFUSED/);
+  assert.match(JSON.parse(r1.body).error.message, /^agent unreachable: ECONNREFUSED/);
+  // The console's tRPC client (also a single call and a batch, as the pages send them) shows that reason.
+  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `http://127.0.0.1:${down}/trpc` })] });
+  await assert.rejects(client.node.get.query(), /^TRPCClientError: agent unreachable: ECONNREFUSED/);
+  await assert.rejects(Promise.all([client.node.get.query(), client.pods.list.query()]), /agent unreachable: ECONNREFUSED/);
   const noCa = await startConsole(`https://127.0.0.1:${port(agent)}`, join(dir, 'missing', 'ca.crt'));
   const r2 = await get(noCa, '/socket.io/?EIO=4&transport=polling');
   assert.equal(r2.status, 502);
-  assert.match(JSON.parse(r2.body).error, /^agent unreachable: cannot read the agent's CA certificate/);
+  assert.match(JSON.parse(r2.body).error.message, /^agent unreachable: cannot read the agent's CA certificate/);
   assert.doesNotMatch(r2.body, /\/tmp|missing/);
   assert.equal((await get(down, '/trpc/node.get')).status, 502, 'still answering');
 });

@@ -5,7 +5,8 @@
  * What the browser sent that the agent must not trust is dropped (Cookie, its own Authorization, X-Forwarded-*,
  * Forwarded, impersonation headers, Origin/Referer/Sec-Fetch-* which the console already checked). The agent's TLS
  * certificate is verified against ca.crt, read lazily (the agent may create it after the console starts) and re-read
- * after a failed request. Agent down → 502 JSON `{ error: "agent unreachable: ..." }`; the proxy never throws.
+ * after a failed request. Agent down → 502 JSON in tRPC's error shape, `{ error: { message: "agent unreachable: ...",
+ * code, data } }`; the proxy never throws.
  */
 import { readFileSync } from 'node:fs';
 import { Agent as HttpsAgent } from 'node:https';
@@ -52,8 +53,9 @@ export function forwardedHeaders(headers: IncomingHttpHeaders, token: string): I
   return out;
 }
 
+/** In tRPC's error shape, so that the console's tRPC clients show the reason (message) as for any failed call. */
 function unreachableBody(reason: string): string {
-  return JSON.stringify({ error: `agent unreachable: ${reason}` });
+  return JSON.stringify({ error: { message: `agent unreachable: ${reason}`, code: -32603, data: { code: 'BAD_GATEWAY', httpStatus: 502 } } });
 }
 
 export function createAgentProxy(config: AgentProxyConfig, deps: AgentProxyDeps = {}): AgentProxy {

@@ -1,5 +1,5 @@
 'use client';
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter } from './app-router.ts';
 
@@ -18,15 +18,12 @@ export const consoleFetch: typeof fetch = async (input, init) => {
   return res;
 };
 
-/** Same-origin client: the console server proxies /trpc to the agent with the signed-in user's token. */
+/**
+ * Same-origin client: the console server proxies /trpc to the agent with the signed-in user's token. Queries and
+ * mutations only: the console's live data comes over socket.io (features/live/live-provider.tsx).
+ */
 export function makeTrpcClient() {
   return createTRPCClient<AppRouter>({
-    links: [
-      splitLink({
-        condition: (op) => op.type === 'subscription',
-        true: httpSubscriptionLink({ url: '/trpc' }),
-        false: httpBatchLink({ url: '/trpc', headers: CSRF_HEADERS, fetch: consoleFetch }),
-      }),
-    ],
+    links: [httpBatchLink({ url: '/trpc', headers: CSRF_HEADERS, fetch: consoleFetch })],
   });
 }

@@ -1,20 +1,10 @@
-/** Plain tRPC-over-HTTP reads against one agent through the console's /agents/<name>/trpc proxy (multi-node view). */
-import type { NodeInfo, WirePod } from '../../lib/api-types.ts';
+/** The multi-node view's reads of one agent: a tRPC client per agent, through the console's /agents/<name>/trpc proxy. */
+import { createTRPCClient, httpBatchLink, type TRPCClient } from '@trpc/client';
+import type { AppRouter } from '../../lib/app-router.ts';
 
 export interface AgentListing {
   name: string;
   url: string;
-}
-
-async function getJson<T>(url: string): Promise<T> {
-  const r = await fetch(url, { cache: 'no-store' });
-  const body = (await r.json().catch(() => ({}))) as { result?: { data: T }; error?: unknown };
-  if (!r.ok || !body.result) {
-    const e = body.error as { message?: string; json?: { message?: string } } | string | undefined;
-    const msg = typeof e === 'string' ? e : (e?.message ?? e?.json?.message ?? `HTTP ${r.status}`);
-    throw new Error(msg);
-  }
-  return body.result.data;
 }
 
 export async function fetchAgents(): Promise<AgentListing[]> {
@@ -24,5 +14,18 @@ export async function fetchAgents(): Promise<AgentListing[]> {
 }
 
 export const agentBase = (agent: string) => `/agents/${encodeURIComponent(agent)}`;
-export const fetchAgentNode = (agent: string) => getJson<NodeInfo>(`${agentBase(agent)}/trpc/node.get`);
-export const fetchAgentPods = (agent: string) => getJson<WirePod[]>(`${agentBase(agent)}/trpc/pods.list`);
+
+const clients = new Map<string, TRPCClient<AppRouter>>();
+
+/** The agent's typed client (one per agent; the console answers an unreachable agent in tRPC's error shape). */
+export function agentClient(agent: string): TRPCClient<AppRouter> {
+  let c = clients.get(agent);
+  if (!c) {
+    c = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${agentBase(agent)}/trpc` })] });
+    clients.set(agent, c);
+  }
+  return c;
+}
+
+export const fetchAgentNode = (agent: string) => agentClient(agent).node.get.query();
+export const fetchAgentPods = (agent: string) => agentClient(agent).pods.list.query();
