@@ -50,7 +50,14 @@ const cases: Array<[string, V1Pod, V1Pod[], AdmitNode, PodAdmitResult]> = [
     node(),
     { admit: false, reason: 'OutOfpods', message: "Node didn't have enough resource: pods, requested: 1, used: 3, capacity: 3" },
   ],
-  ['terminal pods do not count', pod(), [pod(), pod(), pod({ phase: 'Succeeded' })], node(), { admit: true }],
+  [
+    // Which pods are active is the pod workers' answer (kubelet/active-pods.ts): every pod the kubelet passes counts.
+    'every active pod given counts, whatever its phase says',
+    pod(),
+    [pod(), pod(), pod({ phase: 'Succeeded' })],
+    node(),
+    { admit: false, reason: 'OutOfpods', message: "Node didn't have enough resource: pods, requested: 1, used: 3, capacity: 3" },
+  ],
   [
     'cpu',
     pod({ cpu: '1500m' }),

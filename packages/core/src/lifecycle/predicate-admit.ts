@@ -21,12 +21,8 @@ function insufficient(resource: string, requested: number, used: number, capacit
   };
 }
 
-function isTerminal(p: V1Pod): boolean {
-  return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
-}
-
-function resourceFit(pod: V1Pod, others: V1Pod[], node: AdmitNode): PodAdmitResult {
-  const active = others.filter((p) => !isTerminal(p));
+/** `active`: the kubelet's active pods (kubelet/active-pods.ts decides which pods those are), all counted. */
+function resourceFit(pod: V1Pod, active: V1Pod[], node: AdmitNode): PodAdmitResult {
   if (active.length + 1 > node.allocatable.pods) return insufficient('pods', 1, active.length, node.allocatable.pods);
   const mine = computePodRequests(pod);
   if (!mine.ok) return unexpected(mine.reason);
