@@ -7,9 +7,9 @@
  *   spec.containers: Invalid value: "string": spec.containers in body must be of type array: "string"
  * Never throws: everything is read through type checks, so no manifest can crash the caller.
  */
-// The generated models only (the API schema), not the package's index: that one also loads the API clients, the
-// KubeConfig and their dependencies (about 70 MiB RSS against 28 MiB), which only API-server mode uses.
-import * as models from '@kubernetes/client-node/dist/gen/models/all.js';
+// The schema: the models reachable from V1Pod (the only type checked here), one file each, not the package index
+// (2 500 models, the API clients, KubeConfig: about 70 MiB RSS against a few MiB). See scripts/gen-pod-models.mjs.
+import * as models from './pod-models.ts';
 
 interface Attribute {
   name: string;
