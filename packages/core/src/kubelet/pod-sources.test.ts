@@ -19,7 +19,7 @@ function podConfigSetup(o: { clock: FakeClock; bus?: InMemoryEventBus; logger?: 
   const bus = o.bus ?? new InMemoryEventBus({ clock });
   const logger = o.logger ?? nullLogger;
   const podConfig = new MergedPodConfig({ clock, logger, bus });
-  const deps = { clock, logger } as KubeletDeps;
+  const deps = { clock, logger } as unknown as KubeletDeps;
   const config = { nodeName: 'n1', fileCheckFrequencyMs: 20_000, httpCheckFrequencyMs: 20_000, ...(o.podManifestPath ? { podManifestPath: o.podManifestPath } : {}) } as KubeletConfig;
   const sources = buildPodSources(deps, config, { podConfig, recorder: new KubeletEventRecorder({ bus, clock }) });
   return {
