@@ -7,14 +7,15 @@ import { InMemoryEventBus } from '../events/bus.ts';
 import { KubeletEventRecorder } from '../events/recorder.ts';
 import { BasicPodManager } from '../pod/basic-pod-manager.ts';
 import { BasicStatusManager } from '../status/status-manager.ts';
-import { FakeRuntime } from '../cri/testing/fake-runtime.ts';
+import { FakeRuntime, HOST_IMAGE } from '../cri/testing/fake-runtime.ts';
 import type { Summary } from '../stats/summary-types.ts';
 import type { PodWorkers, UpdatePodOptions } from './pod-workers.ts';
-import { EvictionWiring } from './eviction-wiring.ts';
+import { EvictionWiring, type EvictionWiringConfig } from './eviction-wiring.ts';
+import { FakePodState } from '../testing/fake-pod-state.ts';
 
 const Mi = 2 ** 20;
 
-function setup() {
+function setup(config: EvictionWiringConfig = { evictionHard: { 'memory.available': '100Mi' } }) {
   const clock = new FakeClock();
   const bus = new InMemoryEventBus({ clock, logger: nullLogger });
   const recorder = new KubeletEventRecorder({ bus, clock, logger: nullLogger });
@@ -31,16 +32,17 @@ function setup() {
     waitIdle: async () => undefined,
     phaseOf: (uid: string) => phases.get(uid),
   } as unknown as PodWorkers;
+  const podState = new FakePodState();
   const mem = { avail: 50 * Mi };
   const summary = async (): Promise<Summary> => {
     const time = new Date(clock.now()).toISOString();
     return { node: { nodeName: 'n', startTime: time, memory: { time, availableBytes: mem.avail, workingSetBytes: 900 * Mi }, runtime: { imageFs: { time, capacityBytes: 100, availableBytes: 50 } } }, pods: [] };
   };
   const wiring = new EvictionWiring(
-    { cri, clock, logger: nullLogger, bus, recorder, nodeName: 'n', podLogsDir: '/var/log/pods', podManager, statusManager, workers: () => workers, activePods: () => podManager.getPods().filter((p) => phases.get(p.metadata?.uid ?? '') !== 'terminated'), sourcesReady: () => true, summary },
-    { evictionHard: { 'memory.available': '100Mi' }, imageGc: { minAgeMs: 0 } },
+    { cri, clock, logger: nullLogger, bus, recorder, nodeName: 'n', podLogsDir: '/var/log/pods', podManager, statusManager, workers: () => workers, podState: () => podState, activePods: () => podManager.getPods().filter((p) => phases.get(p.metadata?.uid ?? '') !== 'terminated'), sourcesReady: () => true, summary },
+    { imageGc: { minAgeMs: 0 }, ...config },
   );
-  return { clock, bus, podManager, statusManager, cri, updates, phases, wiring, mem };
+  return { clock, bus, podManager, statusManager, cri, updates, phases, podState, wiring, mem };
 }
 
 const apiPod = (name: string): V1Pod => ({ metadata: { name, namespace: 'default', uid: name }, spec: { containers: [{ name: 'c', image: 'x' }] } });
@@ -92,4 +94,26 @@ test('invalid thresholds throw naming the kubelet reason', () => {
       ),
     /eviction percentage threshold memory.available must be <= 100%: 110%/,
   );
+});
+
+test('container GC: periodic and manual runs keep a terminated pod\'s newest dead container, disk reclaim removes it', async () => {
+  // imagefs.available 50 % < 60 %: the eviction manager reclaims node-level first (DeleteAllUnusedContainers).
+  const w = setup({ evictionHard: { 'imagefs.available': '60%' } });
+  const { podSandboxId } = await w.cri.runPodSandbox({ config: { metadata: { name: 'done', uid: 'done', namespace: 'default', attempt: 0 } } });
+  for (const attempt of [0, 1]) {
+    await w.clock.step(1_000);
+    const labels = { 'io.kubernetes.pod.uid': 'done', 'io.kubernetes.container.name': 'c' };
+    const { containerId } = await w.cri.createContainer({ podSandboxId, config: { metadata: { name: 'c', attempt }, image: { image: HOST_IMAGE }, labels } });
+    await w.cri.startContainer({ containerId });
+    w.cri.exitContainer(containerId, { exitCode: 0 });
+  }
+  w.podState.terminated.add('done'); // terminated, not deleted: its content stays (kubectl logs --previous)
+  assert.equal((await w.wiring.containers()).removed.length, 1);
+  assert.equal(w.cri.containers.size, 1);
+  w.wiring.start();
+  await w.clock.step(0);
+  w.wiring.stop();
+  assert.equal(w.cri.containers.size, 0);
+  const gc = w.bus.recent({ types: ['gc'] }).map((e) => e.type === 'gc' && [e.kind, e.trigger, e.removed.length]);
+  assert.deepEqual(gc, [['containers', 'manual', 1], ['containers', 'eviction', 1], ['images', 'eviction', 0]]);
 });

@@ -20,6 +20,7 @@ import type { EvictionApi, GcApi, GcPolicies, GcResult, PressureCondition, Press
 import { DEFAULT_IMAGE_GC_POLICY, ImageGcManager, type ImageGcPolicy } from '../images/image-gc.ts';
 import { ContainerGc, DEFAULT_CONTAINER_GC_POLICY, type ContainerGcPolicy, type GcFs } from '../kuberuntime/container-gc.ts';
 import type { PodWorkers } from './pod-workers.ts';
+import type { PodStateProvider } from './pod-state-provider.ts';
 import { wrapStatusManager } from './evicted-status.ts';
 
 export interface EvictionWiringConfig extends EvictionSettings {
@@ -47,6 +48,8 @@ export interface EvictionWiringDeps {
   podManager: PodManager;
   statusManager: StatusManager;
   workers: () => PodWorkers;
+  /** The pod workers' lifecycle answers (container GC: which pods' containers, sandboxes and log dirs may go). */
+  podState: () => PodStateProvider;
   /** The kubelet's active pods (active-pods.ts): the eviction manager ranks them. */
   activePods: () => V1Pod[];
   sourcesReady: () => boolean;
@@ -95,7 +98,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
         cri: deps.cri,
         clock,
         logger: logger.child('container-gc'),
-        podRemovable: (uid) => this.podRemovable(uid),
+        podState: deps.podState,
         allSourcesReady: deps.sourcesReady,
         podLogsDir: deps.podLogsDir,
         ...(deps.gcFs ? { fs: deps.gcFs } : {}),
@@ -187,7 +190,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
   private async runGc(kind: 'images' | 'containers', trigger: string): Promise<GcResult> {
     let r: GcResult;
     if (kind === 'images') r = trigger === 'periodic' ? await this.imageGc.garbageCollect(trigger) : await this.imageGc.deleteUnusedImages(trigger);
-    else r = await this.containerGc.garbageCollect(trigger);
+    else r = trigger === 'eviction' ? await this.containerGc.deleteAllUnusedContainers(trigger) : await this.containerGc.garbageCollect(trigger);
     if (trigger !== 'periodic' || r.removed.length > 0 || r.errors.length > 0) {
       this.deps.bus.publish({ type: 'gc', kind, trigger: r.trigger, removed: r.removed, freedBytes: r.freedBytes, errors: r.errors });
     }
@@ -217,13 +220,6 @@ export class EvictionWiring implements EvictionApi, GcApi {
         this.deps.logger.warn('eviction: state listener failed', { err: String(err) });
       }
     }
-  }
-
-  private podRemovable(uid: string): boolean {
-    const phase = this.deps.workers().phaseOf(uid);
-    const done = phase === undefined || phase === 'terminated' || phase === 'finished';
-    if (!this.deps.podManager.getPodByUid(uid)) return done;
-    return this.evicted.has(uid) && done;
   }
 
   private async killPod(req: EvictionKillRequest): Promise<boolean> {

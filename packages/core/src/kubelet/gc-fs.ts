@@ -1,5 +1,5 @@
 /** The real file system for container GC (log files removed with their containers, pod log directories). */
-import { rm, stat, unlink } from 'node:fs/promises';
+import { readdir, rm, stat, unlink } from 'node:fs/promises';
 import type { GcFs } from '../kuberuntime/container-gc.ts';
 
 export const nodeGcFs: GcFs = {
@@ -11,5 +11,11 @@ export const nodeGcFs: GcFs = {
   },
   async removeAll(path) {
     await rm(path, { recursive: true, force: true });
+  },
+  async readDir(path) {
+    return readdir(path).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
   },
 };

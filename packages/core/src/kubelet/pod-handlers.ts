@@ -41,8 +41,6 @@ export interface PodHandlerContext {
   /** The kubelet's active pods (active-pods.ts): admission counts a new pod against them. */
   activePods: () => V1Pod[];
   sourcesReady: () => boolean;
-  /** Container GC period (ContainerGCPeriod, 1 min). */
-  gcPeriodMs: number;
   /** Retry delay after a failed sync without a known back-off. */
   errorBackOffMs: number;
   /** The node's IPs (hostIP of every pod; pod IPs of hostNetwork pods without runtime IPs). */
@@ -58,7 +56,6 @@ const uidOf = (p: V1Pod): string => p.metadata?.uid ?? '';
 
 export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
   private readonly rejected = new Set<string>();
-  private lastGc: number | undefined;
   private cleanupInFlight: Promise<void> | undefined;
 
   constructor(private readonly ctx: PodHandlerContext) {}
@@ -257,22 +254,9 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
       c.logger.info('killing orphaned pod', { pod: `${rp.namespace}/${rp.name}`, uid: rp.uid });
       w.updatePod({ updateType: 'kill', runningPod: rp });
     }
-    await this.maybeGc(desired);
     if (c.podCgroups) {
       const active = new Set([...desired, ...w.knownUids(), ...running.map((rp) => rp.uid)]);
       await c.podCgroups.cleanup(active).catch((err: unknown) => c.logger.warn('pod cgroup cleanup failed', { err: String(err) }));
-    }
-  }
-
-  private async maybeGc(desired: ReadonlySet<string>): Promise<void> {
-    const now = this.ctx.clock.now();
-    if (this.lastGc !== undefined && now - this.lastGc < this.ctx.gcPeriodMs) return;
-    this.lastGc = now;
-    try {
-      const r = await this.ctx.runtime.garbageCollect(desired, (uid) => this.ctx.workers().phaseOf(uid) !== undefined);
-      if (r.removedSandboxes > 0) this.ctx.logger.info('container GC', { ...r });
-    } catch (err) {
-      this.ctx.logger.warn('container GC failed', { err: String(err) });
     }
   }
 }

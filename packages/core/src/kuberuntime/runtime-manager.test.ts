@@ -78,6 +78,8 @@ test('crash loop: restarts after 0s, 10s, 20s, 40s and restartCount increments',
   assert.deepEqual([...reasons], ['CrashLoopBackOff 10s', 'CrashLoopBackOff 20s', 'CrashLoopBackOff 40s']);
   const attempts = cri.callsOf<{ config: ContainerConfig }>('createContainer').map((c) => c.config.metadata?.attempt);
   assert.deepEqual(attempts, [0, 1, 2, 3, 4]);
+  // The dead instances stay for container GC (--maximum-dead-containers-per-container): no removal on restart.
+  assert.deepEqual(cri.callsOf('removeContainer'), []);
 });
 
 test('restartPolicy Never: a dead container is not restarted and the sandbox is stopped', async () => {
@@ -107,6 +109,20 @@ test('init containers run first, in order', async () => {
   cri.exitContainer(containerIdOf(cri, 'i2'), { exitCode: 0 });
   await sync(pod);
   assert.deepEqual(names(), ['i1', 'i2', 'app']);
+});
+
+test('pruneInitContainersBeforeStart: a failed init container keeps only its newest dead instance when it runs again', async () => {
+  // As the kubelet's TestPruneInitContainers (kuberuntime_manager_test.go): the last execution of each init container is kept.
+  const { clock, cri, sync } = setup();
+  const pod = makePod({ name: 'initfail', initContainers: [container('i1')], containers: [container('app')] });
+  await sync(pod);
+  for (let i = 0; i < 3; i++) {
+    cri.exitContainer(containerIdOf(cri, 'i1'), { exitCode: 1 });
+    await clock.step(300_000); // past the back-off
+    await sync(pod);
+  }
+  const i1 = [...cri.containers.values()].filter((c) => c.config.metadata?.name === 'i1').map((c) => [c.config.metadata?.attempt, c.state]);
+  assert.deepEqual(i1, [[2, 'CONTAINER_EXITED'], [3, 'CONTAINER_RUNNING']]);
 });
 
 test('failures map to kubelet reasons', async () => {

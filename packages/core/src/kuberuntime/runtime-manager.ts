@@ -20,7 +20,6 @@ import { errText, startContainer, type StartDeps } from './start-container.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import type { ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
 import { isNotFound } from '../cri/types.ts';
-import { removeDeadPods, type GcResult } from './gc.ts';
 import type { HookDeps } from '../lifecycle/hooks/types.ts';
 import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
 import type { VolumeHost } from '../volume/types.ts';
@@ -149,12 +148,6 @@ export class KubeRuntimeManager implements Runtime {
     return result;
   }
 
-  /** Removes dead containers and sandboxes of pods that are no longer desired (and not being worked on). */
-  async garbageCollect(desired: ReadonlySet<string>, busy: (uid: string) => boolean): Promise<GcResult> {
-    const pods = await this.getPods(true);
-    return removeDeadPods(this.deps.cri, pods, desired, busy, this.log);
-  }
-
   /**
    * Kills the running instance of one container (a liveness/startup probe failure): preStop, then
    * StopContainer, within `gracePeriodS`. The restart policy then applies at the next sync.
@@ -186,7 +179,7 @@ export class KubeRuntimeManager implements Runtime {
     const step: SyncStepResult = { action: init ? 'InitContainer' : 'StartContainer', target: c.name };
     const backOff = this.doBackOff(pod, c, status, init);
     if (backOff) return { ...step, error: 'CrashLoopBackOff', message: backOff };
-    await this.pruneDeadInstances(c.name, status);
+    if (init) await this.pruneInitContainersBeforeStart(c.name, status);
     const r = await startContainer(this.startDeps(), pod, c, init, sandboxId, sandboxConfig, status, podIps);
     if (!r.ok) return { ...step, error: r.reason, message: r.message };
     return step;
@@ -219,8 +212,11 @@ export class KubeRuntimeManager implements Runtime {
     }
   }
 
-  /** Keeps only the newest dead instance of a container (its lastState and previous log), as container GC would. */
-  private async pruneDeadInstances(name: string, status: PodStatus): Promise<void> {
+  /**
+   * pruneInitContainersBeforeStart: an init container keeps only its newest dead instance. Dead instances of
+   * app containers are left to container GC (container-gc.ts, --maximum-dead-containers-per-container).
+   */
+  private async pruneInitContainersBeforeStart(name: string, status: PodStatus): Promise<void> {
     const dead = status.containerStatuses.filter((s) => s.name === name && s.state === 'exited');
     for (const old of dead.slice(1)) {
       try {
