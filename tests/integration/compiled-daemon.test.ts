@@ -48,6 +48,7 @@ test('npm run build: bundles of the agent, the embedded runtime and the console 
   assert.ok(!loaded.has('@kubernetes/client-node'), 'client-node\'s index is not loaded at start');
   assert.ok(!loaded.has('@kubernetes/client-node/dist/gen/models/all.js'), 'nor all its models: only those of a pod (config/pod-models.ts)');
   assert.ok(loaded.has('@kubernetes/client-node/dist/gen/models/V1Pod.js'), 'the pod schema for manifest type checks');
+  assert.ok(!loaded.has('node-forge'), 'node-forge only when a certificate is created (pki/certs.ts)');
   const dynamic = Object.values(meta.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
   assert.ok(dynamic.includes('@kubernetes/client-node'), 'API-server mode loads it by import()');
   const compilers = Object.keys(meta.inputs).filter((f) => /node_modules\/(tsx|typescript|esbuild)\//.test(f));
