@@ -1,78 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { V1Pod } from '@kubernetes/client-node';
-import { FakeClock } from '../util/clock.ts';
-import { nullLogger } from '../util/logger.ts';
-import { StatusCache } from '../container/cache.ts';
-import type { PodStatus, RuntimePod } from '../container/types.ts';
-import { PodWorkers, type PodSyncHandlers, type SyncPodOutcome, type UpdateType } from './pod-workers.ts';
+import type { PodStatus } from '../container/types.ts';
 import { makePod } from '../kuberuntime/testing/builders.ts';
-
-class RecordingHandlers implements PodSyncHandlers {
-  log: string[] = [];
-  active = 0;
-  maxActive = 0;
-  gates: Array<() => void> = [];
-  hold = false;
-  terminal = new Set<string>();
-  /** Pods whose sync reports it changed the runtime. */
-  acting = new Set<string>();
-
-  private async gate(): Promise<void> {
-    this.active++;
-    this.maxActive = Math.max(this.maxActive, this.active);
-    if (this.hold) await new Promise<void>((r) => this.gates.push(r));
-    this.active--;
-  }
-
-  async syncPod(type: UpdateType, pod: V1Pod, _s: PodStatus): Promise<SyncPodOutcome> {
-    this.log.push(`sync ${pod.metadata?.name} ${type} v${pod.metadata?.labels?.v ?? ''}`);
-    await this.gate();
-    return { terminal: this.terminal.has(pod.metadata?.name ?? ''), acted: this.acting.has(pod.metadata?.name ?? '') };
-  }
-  async syncTerminatingPod(pod: V1Pod, _s: PodStatus, grace?: number): Promise<void> {
-    this.log.push(`terminating ${pod.metadata?.name} ${grace ?? '-'}`);
-    await this.gate();
-  }
-  async syncTerminatingRuntimePod(running: RuntimePod): Promise<void> {
-    this.log.push(`terminating-runtime ${running.name}`);
-  }
-  async syncTerminatedPod(pod: V1Pod): Promise<void> {
-    this.log.push(`terminated ${pod.metadata?.name}`);
-  }
-  release(): void {
-    for (const g of this.gates.splice(0)) g();
-  }
-}
-
-function setup() {
-  const clock = new FakeClock();
-  const cache = new StatusCache();
-  cache.updateTime(clock.now());
-  const handlers = new RecordingHandlers();
-  /** Fresh reads asked for: [uid, clock time when asked]. The test writes the cache itself. */
-  const refreshes: Array<[string, number]> = [];
-  const slowRead = { gate: Promise.resolve() };
-  const refresh = async (uid: string) => {
-    refreshes.push([uid, clock.now()]);
-    await slowRead.gate;
-  };
-  const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger, refresh }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
-  const flush = () => new Promise((r) => setImmediate(r));
-  const tick = async () => {
-    await flush();
-    await clock.step(1);
-    cache.updateTime(clock.now());
-    await flush();
-  };
-  return { clock, cache, handlers, workers, flush, tick, refreshes, slowRead };
-}
-
-const v = (name: string, version: string) => {
-  const p = makePod({ name });
-  p.metadata!.labels = { v: version };
-  return p;
-};
+import { setupPodWorkers as setup, v } from './testing/recording-pod-workers.ts';
 
 test('updates arriving during a sync are coalesced: the latest wins', async () => {
   const { handlers, workers, flush, tick } = setup();
@@ -200,12 +130,12 @@ test('kill: terminating with the grace period override, then terminated, then fi
   await tick();
   await workers.waitIdle('uid-a');
   assert.deepEqual(handlers.log, ['sync a create v1', 'terminating a 3', 'terminated a']);
-  assert.equal(workers.phaseOf('uid-a'), 'finished');
+  assert.equal(workers.isPodKnownTerminated('uid-a'), true);
   workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
   await flush();
   assert.equal(handlers.log.length, 3, 'finished pods are not synced');
   workers.syncKnownPods(new Set());
-  assert.equal(workers.phaseOf('uid-a'), undefined);
+  assert.equal(workers.isPodKnownTerminated('uid-a'), false, 'forgotten');
 });
 
 test('a terminal sync moves the pod to terminating; orphans are killed by their runtime view', async () => {

@@ -1,0 +1,78 @@
+/**
+ * Pod workers over recording sync handlers, an injected clock and a real status cache (unit tests of the pod
+ * workers and of what asks them). The handlers log each call; `hold` gates every sync until `release()`.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { FakeClock } from '../../util/clock.ts';
+import { nullLogger } from '../../util/logger.ts';
+import { StatusCache } from '../../container/cache.ts';
+import type { PodStatus, RuntimePod } from '../../container/types.ts';
+import { PodWorkers, type PodSyncHandlers, type SyncPodOutcome, type UpdateType } from '../pod-workers.ts';
+import { makePod } from '../../kuberuntime/testing/builders.ts';
+
+export class RecordingHandlers implements PodSyncHandlers {
+  log: string[] = [];
+  active = 0;
+  maxActive = 0;
+  gates: Array<() => void> = [];
+  hold = false;
+  terminal = new Set<string>();
+  /** Pods whose sync reports it changed the runtime. */
+  acting = new Set<string>();
+
+  private async gate(): Promise<void> {
+    this.active++;
+    this.maxActive = Math.max(this.maxActive, this.active);
+    if (this.hold) await new Promise<void>((r) => this.gates.push(r));
+    this.active--;
+  }
+
+  async syncPod(type: UpdateType, pod: V1Pod, _s: PodStatus): Promise<SyncPodOutcome> {
+    this.log.push(`sync ${pod.metadata?.name} ${type} v${pod.metadata?.labels?.v ?? ''}`);
+    await this.gate();
+    return { terminal: this.terminal.has(pod.metadata?.name ?? ''), acted: this.acting.has(pod.metadata?.name ?? '') };
+  }
+  async syncTerminatingPod(pod: V1Pod, _s: PodStatus, grace?: number): Promise<void> {
+    this.log.push(`terminating ${pod.metadata?.name} ${grace ?? '-'}`);
+    await this.gate();
+  }
+  async syncTerminatingRuntimePod(running: RuntimePod): Promise<void> {
+    this.log.push(`terminating-runtime ${running.name}`);
+  }
+  async syncTerminatedPod(pod: V1Pod): Promise<void> {
+    this.log.push(`terminated ${pod.metadata?.name}`);
+  }
+  release(): void {
+    for (const g of this.gates.splice(0)) g();
+  }
+}
+
+export function setupPodWorkers() {
+  const clock = new FakeClock();
+  const cache = new StatusCache();
+  cache.updateTime(clock.now());
+  const handlers = new RecordingHandlers();
+  /** Fresh reads asked for: [uid, clock time when asked]. The test writes the cache itself. */
+  const refreshes: Array<[string, number]> = [];
+  const slowRead = { gate: Promise.resolve() };
+  const refresh = async (uid: string) => {
+    refreshes.push([uid, clock.now()]);
+    await slowRead.gate;
+  };
+  const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger, refresh }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
+  const flush = () => new Promise((r) => setImmediate(r));
+  const tick = async () => {
+    await flush();
+    await clock.step(1);
+    cache.updateTime(clock.now());
+    await flush();
+  };
+  return { clock, cache, handlers, workers, flush, tick, refreshes, slowRead };
+}
+
+/** A pod named `name` (uid `uid-<name>`) labelled with version `version`. */
+export const v = (name: string, version: string): V1Pod => {
+  const p = makePod({ name });
+  p.metadata!.labels = { v: version };
+  return p;
+};
