@@ -151,7 +151,9 @@ export class ContainerGc {
       const name = c.metadata?.name ?? l[CONTAINER_NAME_LABEL] ?? '';
       const unit = JSON.stringify([uid, name]);
       const label = `${l[POD_NAMESPACE_LABEL] ?? ''}/${l[POD_NAME_LABEL] ?? ''}/${name} (${c.id.slice(0, 12)})`;
-      units.set(unit, [...(units.get(unit) ?? []), { id: c.id, uid, unit, createdAt, label }]);
+      const list = units.get(unit) ?? [];
+      list.push({ id: c.id, uid, unit, createdAt, label });
+      units.set(unit, list);
     }
     for (const list of units.values()) list.sort(newestFirst);
     const remove: DeadContainer[] = [];
@@ -185,7 +187,9 @@ export class ContainerGc {
     const byPod = new Map<string, PodSandbox__Output[]>();
     for (const s of sandboxes) {
       const uid = s.metadata?.uid ?? '';
-      byPod.set(uid, [...(byPod.get(uid) ?? []), s]);
+      const list = byPod.get(uid) ?? [];
+      list.push(s);
+      byPod.set(uid, list);
     }
     const remove: PodSandbox__Output[] = [];
     for (const [uid, list] of byPod) {
