@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { FakeClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
 import { InMemoryEventBus } from '../events/bus.ts';
@@ -47,21 +47,22 @@ function setup(config: EvictionWiringConfig = { evictionHard: { 'memory.availabl
 
 const apiPod = (name: string): V1Pod => ({ metadata: { name, namespace: 'default', uid: name }, spec: { containers: [{ name: 'c', image: 'x' }] } });
 
-test('an evicted pod is killed and keeps Failed / Evicted whatever the handlers write afterwards', async () => {
+test('an evicted pod is killed by its pod worker, the kill carrying Failed / Evicted and the DisruptionTarget condition', async () => {
   const w = setup();
   const pod = apiPod('victim');
   w.podManager.addPod(pod);
   w.phases.set('victim', 'syncing');
   w.wiring.start();
   await w.clock.step(0);
-  assert.deepEqual(w.updates.map((u) => [u.updateType, u.pod?.metadata?.name, u.gracePeriodOverride]), [['kill', 'victim', 0]]);
-  // The pod handlers write the post-kill status through the wrapped manager.
-  w.wiring.statusManager.setPodStatus(pod, { phase: 'Running' });
-  const st = w.statusManager.getPodStatus('victim');
+  assert.deepEqual(w.updates.map((u) => [u.updateType, u.pod?.metadata?.name, u.gracePeriodOverride, u.killPodOptions?.evict]), [['kill', 'victim', 0, true]]);
+  assert.equal(w.statusManager.getPodStatus('victim'), undefined, 'the wiring writes no status: the pod worker applies the kill\'s');
+  // What the pod worker does with the kill's status change (kubelet KillPodOptions.PodStatusFunc).
+  const st: V1PodStatus = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+  w.updates[0]?.killPodOptions?.podStatusFunc?.(st);
   assert.equal(st?.phase, 'Failed');
   assert.equal(st?.reason, 'Evicted');
   assert.equal(st?.message, 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 50Mi. ');
-  assert.equal(st?.conditions?.find((c) => c.type === 'DisruptionTarget')?.reason, 'TerminationByKubelet');
+  assert.deepEqual(st?.conditions?.map((c) => [c.type, c.status, c.reason]), [['Ready', 'True', undefined], ['DisruptionTarget', 'True', 'TerminationByKubelet']]);
   const evs = w.bus.recent();
   assert.ok(evs.some((e) => e.type === 'pressure' && e.conditions.includes('MemoryPressure')));
   assert.ok(evs.some((e) => e.type === 'k8sEvent' && e.reason === 'Evicted' && e.involvedObject.name === 'victim'));

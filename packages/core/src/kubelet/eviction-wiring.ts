@@ -19,9 +19,8 @@ import { DEFAULT_PRESSURE_TRANSITION_PERIOD_MS, parseThresholdConfig, type Evict
 import type { EvictionApi, GcApi, GcPolicies, GcResult, PressureCondition, PressureSample, PressureState, Threshold } from '../eviction/types.ts';
 import { DEFAULT_IMAGE_GC_POLICY, ImageGcManager, type ImageGcPolicy } from '../images/image-gc.ts';
 import { ContainerGc, DEFAULT_CONTAINER_GC_POLICY, type ContainerGcPolicy, type GcFs } from '../kuberuntime/container-gc.ts';
-import type { PodWorkers } from './pod-workers.ts';
+import type { PodStatusFunc, PodWorkers } from './pod-workers.ts';
 import type { PodStateProvider } from './pod-state-provider.ts';
-import { wrapStatusManager } from './evicted-status.ts';
 
 export interface EvictionWiringConfig extends EvictionSettings {
   /** Parsed thresholds (wins over the evictionHard/Soft maps when given). */
@@ -64,9 +63,6 @@ export class EvictionWiring implements EvictionApi, GcApi {
   readonly manager: EvictionManager;
   readonly imageGc: ImageGcManager;
   readonly containerGc: ContainerGc;
-  /** The status manager the pod handlers use: evicted pods keep Failed / Evicted. */
-  readonly statusManager: StatusManager;
-  private readonly evicted = new Map<string, { reason: string; message: string }>();
   private readonly listeners = new Set<(s: PressureState) => void>();
   private samples: PressureSample[] = [];
   private timers: TimerHandle[] = [];
@@ -77,7 +73,6 @@ export class EvictionWiring implements EvictionApi, GcApi {
     private readonly config: EvictionWiringConfig,
   ) {
     const { clock, logger } = deps;
-    this.statusManager = wrapStatusManager(deps.statusManager, (uid) => this.evicted.get(uid), () => clock.now());
     this.periods = { image: config.imageGcPeriodMs ?? 300_000, container: config.containerGcPeriodMs ?? 60_000 };
     this.imageGc = new ImageGcManager(
       {
@@ -225,11 +220,10 @@ export class EvictionWiring implements EvictionApi, GcApi {
   private async killPod(req: EvictionKillRequest): Promise<boolean> {
     const pod = req.pod;
     const uid = pod.metadata?.uid ?? '';
-    this.evicted.set(uid, { reason: req.reason, message: req.message });
-    const current: V1PodStatus = this.deps.statusManager.getPodStatus(uid) ?? pod.status ?? {};
-    this.statusManager.setPodStatus(pod, current);
     const workers = this.deps.workers();
-    workers.updatePod({ updateType: 'kill', pod, gracePeriodOverride: req.gracePeriodOverrideSeconds });
+    // The kill carries its status change; the pod worker applies it when it terminates the pod.
+    const killPodOptions = { evict: true, podStatusFunc: evictedStatus(req.reason, req.message) };
+    workers.updatePod({ updateType: 'kill', pod, gracePeriodOverride: req.gracePeriodOverrideSeconds, killPodOptions });
     let timer: TimerHandle | undefined;
     const done = await Promise.race([
       workers.waitIdle(uid).then(() => true),
@@ -239,6 +233,20 @@ export class EvictionWiring implements EvictionApi, GcApi {
     if (!done) this.deps.logger.warn('eviction: pod still terminating', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
     return true;
   }
+}
+
+/**
+ * The eviction manager's status change (eviction_manager.go evictPod): Failed with the eviction reason and
+ * message, and a DisruptionTarget condition (reason TerminationByKubelet).
+ */
+export function evictedStatus(reason: string, message: string): PodStatusFunc {
+  return (s: V1PodStatus) => {
+    s.phase = 'Failed';
+    s.reason = reason;
+    s.message = message;
+    const others = (s.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget');
+    s.conditions = [...others, { type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message }];
+  };
 }
 
 function thresholdsOrThrow(c: EvictionSettings): Threshold[] {

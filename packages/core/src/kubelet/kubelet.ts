@@ -34,6 +34,7 @@ import { containerLogs } from './container-logs.ts';
 import { healthReport } from './health.ts';
 import { runningPodsAsV1 } from './running-pods.ts';
 import { KubeletProbes } from './probes.ts';
+import { ActiveDeadlineHandler } from './active-deadline.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
@@ -98,6 +99,14 @@ export class Kubelet implements KubeletApi {
     const runtimeMetrics = deps.metrics ?? this.stats?.kubeletMetrics.runtime;
     const cri = runtimeMetrics ? instrumentCri(deps.cri, runtimeMetrics, clock) : deps.cri;
     this.volumes = buildVolumeWiring(deps, config, { sink, podState: () => this.workers, runningUids: async () => new Set((await this.runtime.getPods(false)).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady() });
+    this.probes = new KubeletProbes(
+      { cri, clock, logger, recorder: this.recorder, bus: this.events, statusManager: this.statusManager },
+      {
+        kubeletVersion: config.kubeletVersion,
+        processStartTimeSeconds: config.processStartTimeSeconds ?? Math.floor(clock.now() / 1000),
+        ...(config.probes ?? {}),
+      },
+    );
     this.runtime = buildRuntimeManager(deps, config, {
       ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
       cri,
@@ -105,6 +114,7 @@ export class Kubelet implements KubeletApi {
       sink,
       podIP: (pod) => this.statusManager.getPodStatus(pod.metadata?.uid ?? '')?.podIP ?? '',
       cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod),
+      probeResults: { liveness: this.probes.manager.liveness, startup: this.probes.manager.startup },
     });
     this.runtimeState = new RuntimeState(
       { cri, clock, logger: logger.child('runtime-state'), bus: this.events },
@@ -116,26 +126,6 @@ export class Kubelet implements KubeletApi {
       bus: this.events,
       ...(this.stats ? { metrics: this.stats.kubeletMetrics.metrics } : {}),
     });
-    this.probes = new KubeletProbes(
-      {
-        cri,
-        clock,
-        logger,
-        recorder: this.recorder,
-        bus: this.events,
-        statusManager: this.statusManager,
-        runtime: () => this.runtime,
-        onKilled: (pod) => {
-          const cur = this.podManager.getPodByUid(pod.metadata?.uid ?? '');
-          if (cur && this.running) this.workers.updatePod({ updateType: 'sync', pod: cur });
-        },
-      },
-      {
-        kubeletVersion: config.kubeletVersion,
-        processStartTimeSeconds: config.processStartTimeSeconds ?? Math.floor(clock.now() / 1000),
-        ...(config.probes ?? {}),
-      },
-    );
     this.eviction = this.gc = new EvictionWiring(
       {
         cri,
@@ -163,7 +153,7 @@ export class Kubelet implements KubeletApi {
       runtime: this.runtime,
       cache: this.cache,
       podManager: this.podManager,
-      statusManager: this.eviction.statusManager,
+      statusManager: this.statusManager,
       recorder: this.recorder,
       reasons: new ReasonCache(),
       admit,
@@ -175,6 +165,7 @@ export class Kubelet implements KubeletApi {
       hostIPs: nodeHostIPs(config),
       stopped: () => this.stopped,
       probes: this.probes.manager,
+      podSyncHandlers: [new ActiveDeadlineHandler({ clock, statusProvider: this.statusManager, recorder: this.recorder })],
       ...(this.stats ? { podCgroups: this.stats.cm } : {}),
     });
     this.workers = new PodWorkers(
@@ -185,6 +176,8 @@ export class Kubelet implements KubeletApi {
       { handlers: this.handlers, clock, logger: logger.child('sync-loop'), pleg: this.pleg.watch() },
       { syncTickMs: config.syncTickMs ?? 1_000, housekeepingMs: config.housekeepingPeriodMs ?? 2_000 },
     );
+    // Liveness / startup failures reach the pod through the sync loop (computePodActions restarts the container).
+    this.probes.onFailure((update) => this.syncLoop.push({ kind: 'probe', update }));
     this.sources = buildPodSources(deps, config, { podConfig: this.podConfig, recorder: this.recorder, ...(this.api ? { apiSource: this.api.source } : {}) });
   }
 

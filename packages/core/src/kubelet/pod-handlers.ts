@@ -16,12 +16,14 @@ import { isTerminalPhase } from '../status/brief.ts';
 import { isMirrorPod } from '../api/pod-helpers.ts';
 import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { runningPodFromStatus } from '../kuberuntime/runtime-status.ts';
-import type { PodWorkers, PodSyncHandlers, SyncPodOutcome, UpdateType } from './pod-workers.ts';
+import type { PodWorkers, PodStatusFunc, PodSyncHandlers, SyncPodOutcome, UpdateType } from './pod-workers.ts';
 import type { SyncLoopHandlers } from './sync-loop.ts';
 import type { PodLifecycleEvent } from '../pleg/types.ts';
 import { generateApiPodStatus } from './pod-status.ts';
 import type { ReasonCache } from './reason-cache.ts';
-import type { ProbeManager } from '../prober/types.ts';
+import type { ProbeManager, ResultUpdate } from '../prober/types.ts';
+import type { PodSyncHandler } from './active-deadline.ts';
+import { mergeApiPodStatus } from './api-pod-status.ts';
 
 /** What the pod handlers need from the probe manager. */
 export type PodProbes = Pick<ProbeManager, 'addPod' | 'removePod' | 'stopLivenessAndStartup' | 'cleanupPods' | 'updatePodStatus'>;
@@ -48,6 +50,8 @@ export interface PodHandlerContext {
   stopped: () => boolean;
   /** Probe workers per pod; ready/started come from their results. */
   probes?: PodProbes;
+  /** Pods they want synced are synced on each tick; their eviction verdicts fail the pod (active deadline). */
+  podSyncHandlers?: PodSyncHandler[];
   /** Pod cgroups: ensured before each runtime sync (RunPodSandbox), orphans removed in housekeeping. */
   podCgroups?: { ensurePod(pod: V1Pod): Promise<void>; cleanup(activeUids: Iterable<string>): Promise<void> };
 }
@@ -65,7 +69,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
   async syncPod(_type: UpdateType, pod: V1Pod, status: PodStatus): Promise<SyncPodOutcome> {
     const c = this.ctx;
     const fill = this.probeFiller();
-    const apiStatus = generateApiPodStatus(pod, status, c.reasons, false, fill, c.hostIPs);
+    const apiStatus = this.apiStatus(pod, status, false, fill);
     c.statusManager.setPodStatus(pod, apiStatus);
     if (isTerminalPhase(apiStatus.phase)) return { terminal: true };
     if (c.stopped()) return { terminal: false };
@@ -76,13 +80,19 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     const acted = result.steps.some((s) => s.error !== 'CrashLoopBackOff');
     if (!result.error) return { terminal: false, acted };
     // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
-    c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, status, c.reasons, false, fill, c.hostIPs));
+    c.statusManager.setPodStatus(pod, this.apiStatus(pod, status, false, fill));
     return { terminal: false, acted, requeueAfterMs: this.retryDelay(pod, status) };
   }
 
-  async syncTerminatingPod(pod: V1Pod, _status: PodStatus, gracePeriodOverride?: number): Promise<void> {
+  async syncTerminatingPod(pod: V1Pod, status: PodStatus, gracePeriodOverride?: number, podStatusFunc?: PodStatusFunc): Promise<void> {
     const c = this.ctx;
     const name = pod.metadata?.name ?? '';
+    if (podStatusFunc) {
+      // The kill's status change (Evicted...) is recorded before the containers stop, and kept after (apiStatus).
+      const s = this.apiStatus(pod, status, false);
+      podStatusFunc(s);
+      c.statusManager.setPodStatus(pod, s);
+    }
     c.probes?.stopLivenessAndStartup(pod);
     const fresh = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
     const r = await c.runtime.killPod(pod, runningPodFromStatus(fresh), { gracePeriodOverride });
@@ -94,7 +104,14 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     const readAt = c.clock.now(); // stamped before the read, as PLEG does
     const after = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
     c.cache.set(uidOf(pod), after, undefined, readAt);
-    if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, generateApiPodStatus(pod, after, c.reasons, true, undefined, c.hostIPs));
+    if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, this.apiStatus(pod, after, true));
+  }
+
+  /** generateAPIPodStatus: from the runtime, merged with the status manager's (kept reason), sync handlers' verdicts. */
+  private apiStatus(pod: V1Pod, status: PodStatus, podIsTerminal: boolean, fill?: (uid: string, s: V1PodStatus) => void): V1PodStatus {
+    const c = this.ctx;
+    const s = generateApiPodStatus(pod, status, c.reasons, podIsTerminal, fill, c.hostIPs);
+    return mergeApiPodStatus(pod, s, c.statusManager.getPodStatus(uidOf(pod)), c.podSyncHandlers);
   }
 
   async syncTerminatingRuntimePod(running: RuntimePod, gracePeriodOverride?: number): Promise<void> {
@@ -204,9 +221,23 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     if (pod && !this.rejected.has(e.uid)) this.ctx.workers().updatePod({ updateType: 'sync', pod });
   }
 
+  /** kubelet.go handleProbeSync: a liveness/startup failure syncs the pod (computePodActions restarts). */
+  handleProbeSync(u: ResultUpdate): void {
+    const pod = this.ctx.podManager.getPodByUid(u.podUid);
+    if (!pod || this.rejected.has(u.podUid)) return;
+    this.ctx.logger.info('SyncLoop (probe)', { probe: u.probeType, status: 'unhealthy', pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
+    this.ctx.workers().updatePod({ updateType: 'sync', pod });
+  }
+
+  /** getPodsToSync: pods whose resync time came, and pods a sync-loop handler asks for (active deadline). */
   handleSyncTick(): void {
     const w = this.ctx.workers();
-    for (const uid of w.takeDue(this.ctx.clock.now())) {
+    const due = new Set(w.takeDue(this.ctx.clock.now()));
+    const handlers = this.ctx.podSyncHandlers ?? [];
+    if (handlers.length > 0) {
+      for (const p of this.ctx.podManager.getPods()) if (handlers.some((h) => h.shouldSync(p))) due.add(uidOf(p));
+    }
+    for (const uid of due) {
       const pod = this.ctx.podManager.getPodByUid(uid);
       if (pod && !this.rejected.has(uid)) w.updatePod({ updateType: 'sync', pod });
     }

@@ -12,6 +12,7 @@ import { FakeRuntime } from '../cri/testing/fake-runtime.ts';
 import type { K8sBusEvent, ProbeBusEvent } from '../events/types.ts';
 import { createKubelet } from './kubelet.ts';
 import { MemoryManifestFs } from './testing/memory-manifest-fs.ts';
+import { staticPodKubeletConfig } from './testing/kubelet-config.ts';
 
 const HOST = 'nodelet.local/host:latest';
 const manifest = (name: string, spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec });
@@ -47,12 +48,7 @@ function setup() {
   }));
   const kubelet = createKubelet(
     { cri, clock, logger: nullLogger, manifestFs: fs },
-    {
-      nodeName: 'node1', podManifestPath: '/manifests', fileCheckFrequencyMs: 2_000, httpCheckFrequencyMs: 20_000,
-      podLogsDir: '/var/log/pods', rootDir: '/var/lib/nodelet', maxPods: 110, plegRelistPeriodMs: 1_000,
-      plegRelistThresholdMs: 180_000, crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 },
-      runtimeEndpoint: 'fake:///runtime', kubeletVersion: 'v1.34.0-nodelet',
-    },
+    staticPodKubeletConfig(),
   );
   return { clock, cri, flags, kubelet };
 }

@@ -1,18 +1,16 @@
 /**
  * The kubelet's probe wiring: the probe manager (fed by the status manager, flipping ready/started back into
- * it), its own /metrics/probes registry, the container killer for liveness/startup failures (preStop + stop
- * within the probe's grace, then a pod sync so the restart policy applies), and the ProbesApi facade.
+ * it), its own /metrics/probes registry and the ProbesApi facade. Liveness/startup failures are not acted on
+ * here: the kubelet feeds them to the sync loop (`onFailure`), and computePodActions kills and restarts.
  */
-import type { V1Pod } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import type { CriClient } from '../cri/types.ts';
 import type { EventBus } from '../events/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
-import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { KubeletProbeManager, type ProbeManagerConfig } from '../prober/manager.ts';
 import { createProberMetrics } from '../prober/metrics.ts';
 import { createProbeRunner } from '../prober/runners/index.ts';
-import type { ContainerKiller, ProbeKillReason, ProbeWorkerInfo } from '../prober/types.ts';
+import type { ProbeWorkerInfo, ResultUpdate } from '../prober/types.ts';
 import type { StatusManager } from '../status/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -25,9 +23,6 @@ export interface KubeletProbesDeps {
   recorder: EventRecorder;
   bus: EventBus;
   statusManager: StatusManager;
-  runtime: () => KubeRuntimeManager;
-  /** A container was killed after a probe failure: sync its pod (restart policy). */
-  onKilled(pod: V1Pod): void;
 }
 
 export interface KubeletProbesConfig extends ProbeManagerConfig {
@@ -43,7 +38,7 @@ export function majorMinor(version: string): string {
   return m ? `${m[1]}.${m[2]}` : '1.34';
 }
 
-export class KubeletProbes implements ProbesApi, ContainerKiller {
+export class KubeletProbes implements ProbesApi {
   readonly registry = new Registry();
   readonly manager: KubeletProbeManager;
   private everyRunRefs = 0;
@@ -59,7 +54,6 @@ export class KubeletProbes implements ProbesApi, ContainerKiller {
         runner: createProbeRunner({ cri, clock }, { kubeletVersion: majorMinor(config.kubeletVersion) }),
         statusProvider: deps.statusManager,
         statusSink: deps.statusManager,
-        killer: this,
         recorder: deps.recorder,
         bus: deps.bus,
         metrics: createProberMetrics(this.registry, { processStartTimeSeconds: config.processStartTimeSeconds }),
@@ -69,12 +63,13 @@ export class KubeletProbes implements ProbesApi, ContainerKiller {
     );
   }
 
-  async killContainer(pod: V1Pod, containerName: string, gracePeriodS: number, reason: ProbeKillReason, message: string): Promise<void> {
-    const log = this.deps.logger.child('prober');
-    log.info('killing container after probe failure', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, container: containerName, reason, gracePeriodS });
-    const r = await this.deps.runtime().killContainerByName(pod, containerName, gracePeriodS, message);
-    if (r.error) log.warn('probe kill failed', { container: containerName, err: r.message });
-    this.deps.onKilled(pod);
+  /**
+   * Liveness and startup failures (the kubelet's livenessManager / startupManager Updates() channels, read by
+   * syncLoopIteration). Returns the unsubscribe function.
+   */
+  onFailure(listener: (u: ResultUpdate) => void): () => void {
+    const unsubs = [this.manager.liveness, this.manager.startup].map((r) => r.onUpdate((u) => u.result === 'failure' && listener(u)));
+    return () => unsubs.forEach((u) => u());
   }
 
   list(filter?: { namespace?: string; pod?: string }): ProbeWorkerInfo[] {

@@ -7,7 +7,7 @@ import type { EventRecorder } from '../events/recorder.ts';
 import { KubeImageManager } from '../images/image-manager.ts';
 import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { defaultCgroupParent } from '../kuberuntime/qos.ts';
-import type { EventSink } from '../kuberuntime/types.ts';
+import type { ContainerProbeResults, EventSink } from '../kuberuntime/types.ts';
 import type { CriClient } from '../cri/types.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
@@ -28,6 +28,8 @@ export interface RuntimeParts {
   /** Volume manager and configMap / secret managers (volume-wiring.ts). */
   volumes?: VolumeHost;
   objects?: PodObjectSource;
+  /** The prober's liveness / startup results (computePodActions restarts a container that failed them). */
+  probeResults?: ContainerProbeResults;
 }
 
 export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
@@ -49,7 +51,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}) },
     {
       podLogsDir: config.podLogsDir,
       nodeName: config.nodeName,

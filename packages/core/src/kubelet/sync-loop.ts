@@ -1,7 +1,7 @@
 /**
  * The kubelet's sync loop: one serial consumer of a typed union of inputs — config updates, PLEG events,
- * sync ticks (1 s: pods whose resync/back-off time came) and housekeeping (2 s) — dispatched by an exhaustive
- * switch. Inputs are handled one at a time, in arrival order; handlers hand work to the pod workers.
+ * liveness/startup probe failures, sync ticks (1 s: pods whose resync/back-off time came, or past their active
+ * deadline) and housekeeping (2 s) — dispatched by an exhaustive switch. Inputs are handled one at a time, in arrival order; handlers hand work to the pod workers.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -9,10 +9,12 @@ import type { Logger } from '../util/logger.ts';
 import type { PodUpdate } from '../config/types.ts';
 import type { PodLifecycleEvent } from '../pleg/types.ts';
 import type { BoundedChannel } from '../util/bounded-channel.ts';
+import type { ResultUpdate } from '../prober/types.ts';
 
 export type SyncLoopInput =
   | { kind: 'config'; update: PodUpdate }
   | { kind: 'pleg'; event: PodLifecycleEvent }
+  | { kind: 'probe'; update: ResultUpdate }
   | { kind: 'syncTick' }
   | { kind: 'housekeeping' };
 
@@ -23,6 +25,8 @@ export interface SyncLoopHandlers {
   handlePodDeletes(pods: V1Pod[]): void | Promise<void>;
   handlePodReconcile(pods: V1Pod[]): void | Promise<void>;
   handlePlegEvent(e: PodLifecycleEvent): void | Promise<void>;
+  /** A liveness or startup failure (kubelet.go handleProbeSync): the pod is synced, computePodActions restarts. */
+  handleProbeSync(u: ResultUpdate): void | Promise<void>;
   handleSyncTick(): void | Promise<void>;
   handleHousekeeping(): void | Promise<void>;
 }
@@ -115,6 +119,8 @@ export class SyncLoop {
         return this.configUpdate(input.update);
       case 'pleg':
         return h.handlePlegEvent(input.event);
+      case 'probe':
+        return h.handleProbeSync(input.update);
       case 'syncTick':
         return h.handleSyncTick();
       case 'housekeeping':

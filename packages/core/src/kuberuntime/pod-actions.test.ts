@@ -85,3 +85,47 @@ test('computePodActions: never-started instances are removed, running duplicates
   );
   assert.deepEqual(got.containersToStart, [0], 'attempt 3 once both are gone');
 });
+
+// kuberuntime_manager.go computePodActions: a running container whose liveness (or startup) result is Failure.
+const probed = container('app', { livenessProbe: { exec: { command: ['live'] }, terminationGracePeriodSeconds: 4 }, startupProbe: { exec: { command: ['up'] } } });
+const results = (live: Record<string, string>, start: Record<string, string> = {}) => ({
+  liveness: { get: (id: string) => live[id] as 'failure' | undefined },
+  startup: { get: (id: string) => start[id] as 'failure' | undefined },
+});
+const kills = (a: PodActions) => a.containersToKill.map((k) => [k.id.id, k.reason, k.message, k.gracePeriodS]);
+
+test('computePodActions: a failed liveness probe kills and restarts the container (probe grace)', () => {
+  const p = makePod({ containers: [probed, side], grace: 20 });
+  const st = podStatus(p, [sandbox('s1', 'ready')], [cstatus(probed, 'running'), cstatus(side, 'running')]);
+  const got = computePodActions(p, st, results({ 'app-running-0': 'failure' }));
+  assert.deepEqual(kills(got), [['app-running-0', 'LivenessProbe', 'Container app failed liveness probe, will be restarted', 4]]);
+  assert.deepEqual(got.containersToStart, [0]);
+  assert.equal(got.killPod, false);
+  // Another instance's result (the restarted container has a new id) does not apply; success keeps it.
+  assert.deepEqual(kills(computePodActions(p, st, results({ 'app-exited-0': 'failure' }))), []);
+  assert.deepEqual(kills(computePodActions(p, st, results({ 'app-running-0': 'success' }))), []);
+  assert.deepEqual(kills(computePodActions(p, st)), [], 'no probe results: nothing to kill');
+});
+
+test('computePodActions: a failed startup probe kills with the pod grace when the probe sets none', () => {
+  const p = makePod({ containers: [probed], grace: 20 });
+  const st = podStatus(p, [sandbox('s1', 'ready')], [cstatus(probed, 'running')]);
+  const got = computePodActions(p, st, results({}, { 'app-running-0': 'failure' }));
+  assert.deepEqual(kills(got), [['app-running-0', 'StartupProbe', 'Container app failed startup probe, will be restarted', 20]]);
+  assert.deepEqual(got.containersToStart, [0]);
+});
+
+test('computePodActions: restartPolicy Never — killed, not restarted; with nothing else kept the pod is killed', () => {
+  const p = makePod({ containers: [probed], restartPolicy: 'Never' });
+  const got = computePodActions(p, podStatus(p, [sandbox('s1', 'ready')], [cstatus(probed, 'running')]), results({ 'app-running-0': 'failure' }));
+  assert.deepEqual(kills(got).map((k) => k[2]), ['Container app failed liveness probe']);
+  assert.deepEqual(got.containersToStart, []);
+  assert.equal(got.killPod, true);
+});
+
+test('computePodActions: a sidecar failing its liveness probe is killed', () => {
+  const sc = container('proxy', { restartPolicy: 'Always', livenessProbe: { exec: { command: ['live'] } } });
+  const p = makePod({ containers: [app], initContainers: [sc] });
+  const got = computePodActions(p, podStatus(p, [sandbox('s1', 'ready')], [cstatus(sc, 'running'), cstatus(app, 'running')]), results({ 'proxy-running-0': 'failure' }));
+  assert.deepEqual(kills(got), [['proxy-running-0', 'LivenessProbe', 'Init container proxy failed liveness probe', 30]]);
+});

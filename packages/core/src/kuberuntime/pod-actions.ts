@@ -7,10 +7,10 @@
  * never started is removed (before a new attempt is started), so two instances of a container never run side
  * by side, whatever an older agent or a racing sync left behind.
  */
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1Probe } from '@kubernetes/client-node';
 import { findContainerStatusByName, type ContainerStatus, type PodStatus } from '../container/types.ts';
 import { hashContainer } from '../container/hash.ts';
-import type { ContainerToKill, PodActions } from './types.ts';
+import type { ContainerProbeResults, ContainerToKill, PodActions } from './types.ts';
 
 export function restartPolicyOf(pod: V1Pod): 'Always' | 'OnFailure' | 'Never' {
   const p = pod.spec?.restartPolicy;
@@ -89,11 +89,25 @@ function emptyActions(): PodActions {
   return { killPod: false, createSandbox: false, sandboxId: '', attempt: 0, containersToStart: [], containersToKill: [] };
 }
 
-export function computePodActions(pod: V1Pod, status: PodStatus): PodActions {
+/**
+ * The grace period of a liveness/startup kill (kuberuntime setTerminationGracePeriod): the pod's deletion grace
+ * first, then the probe's terminationGracePeriodSeconds, then the pod's, else 30.
+ */
+export function probeKillGracePeriod(pod: V1Pod, probe: V1Probe | undefined): number {
+  return pod.metadata?.deletionGracePeriodSeconds ?? probe?.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+}
+
+/**
+ * probes: the liveness and startup results per container id (the prober's results managers); a running
+ * container whose result is Failure is killed, and restarted unless restartPolicy is Never. A new instance has
+ * a new id, so the failure no longer applies once the container was restarted.
+ */
+export function computePodActions(pod: V1Pod, status: PodStatus, probes?: ContainerProbeResults): PodActions {
   const sb = podSandboxChanged(pod, status);
   const actions: PodActions = { ...emptyActions(), killPod: sb.changed, createSandbox: sb.changed, sandboxId: sb.sandboxId, attempt: sb.attempt };
   if (sb.changed) return sandboxActions(pod, status, actions);
   killExtraInstances(pod, status, actions);
+  killProbeFailedSidecars(pod, status, actions, probes);
 
   const init = findNextInitContainerToRun(pod, status);
   if (!init.done) {
@@ -111,7 +125,7 @@ export function computePodActions(pod: V1Pod, status: PodStatus): PodActions {
     }
     return actions;
   }
-  appContainerActions(pod, status, actions);
+  appContainerActions(pod, status, actions, probes);
   return actions;
 }
 
@@ -138,7 +152,7 @@ function sandboxActions(pod: V1Pod, status: PodStatus, actions: PodActions): Pod
   return actions;
 }
 
-function appContainerActions(pod: V1Pod, status: PodStatus, actions: PodActions): void {
+function appContainerActions(pod: V1Pod, status: PodStatus, actions: PodActions, probes?: ContainerProbeResults): void {
   let keep = 0;
   (pod.spec?.containers ?? []).forEach((c, idx) => {
     const cs = findContainerStatusByName(status, c.name);
@@ -158,7 +172,15 @@ function appContainerActions(pod: V1Pod, status: PodStatus, actions: PodActions)
       actions.containersToKill.push(kill);
       return;
     }
-    keep++;
+    const failed = failedProbe(cs, probes);
+    if (!failed) {
+      keep++;
+      return;
+    }
+    // As the kubelet: killed; restarted too unless restartPolicy is Never (then, with nothing kept, the pod is).
+    const restart = shouldRestartOnFailure(pod);
+    if (restart) actions.containersToStart.push(idx);
+    actions.containersToKill.push(probeKill(pod, c, cs, failed, `Container ${c.name} failed ${failed} probe${restart ? ', will be restarted' : ''}`));
   });
   if (keep === 0 && actions.containersToStart.length === 0) actions.killPod = true;
 }
@@ -188,5 +210,32 @@ function killExtraInstances(pod: V1Pod, status: PodStatus, actions: PodActions):
     if (cs.state !== 'running' && cs.state !== 'unknown') continue;
     const message = `Container ${cs.name} has a newer instance, killing the older one (restart count ${cs.restartCount})`;
     actions.containersToKill.push({ id: cs.id, name: cs.name, container: c, message, reason: 'Duplicate' });
+  }
+}
+
+function failedProbe(cs: ContainerStatus, probes: ContainerProbeResults | undefined): 'liveness' | 'startup' | undefined {
+  if (probes?.liveness?.get(cs.id.id) === 'failure') return 'liveness';
+  if (probes?.startup?.get(cs.id.id) === 'failure') return 'startup';
+  return undefined;
+}
+
+function probeKill(pod: V1Pod, c: V1Container, cs: ContainerStatus, failed: 'liveness' | 'startup', message: string): ContainerToKill {
+  const probe = failed === 'liveness' ? c.livenessProbe : c.startupProbe;
+  const reason = failed === 'liveness' ? 'LivenessProbe' : 'StartupProbe';
+  return { id: cs.id, name: c.name, container: c, message, reason, gracePeriodS: probeKillGracePeriod(pod, probe) };
+}
+
+/**
+ * A running sidecar (an init container with restartPolicy Always) that failed its liveness or startup probe is
+ * killed (kuberuntime computeInitContainerActions: "Init container <name> failed liveness probe").
+ */
+function killProbeFailedSidecars(pod: V1Pod, status: PodStatus, actions: PodActions, probes: ContainerProbeResults | undefined): void {
+  if (!probes) return;
+  for (const c of pod.spec?.initContainers ?? []) {
+    if (c.restartPolicy !== 'Always') continue;
+    const cs = findContainerStatusByName(status, c.name);
+    if (cs?.state !== 'running') continue;
+    const failed = failedProbe(cs, probes);
+    if (failed) actions.containersToKill.push(probeKill(pod, c, cs, failed, `Init container ${c.name} failed ${failed} probe`));
   }
 }

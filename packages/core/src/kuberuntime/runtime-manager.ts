@@ -18,7 +18,7 @@ import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type StartDeps } from './start-container.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
-import type { ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
+import type { ContainerProbeResults, ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
 import { isNotFound } from '../cri/types.ts';
 import type { HookDeps } from '../lifecycle/hooks/types.ts';
 import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
@@ -38,6 +38,8 @@ export interface KubeRuntimeDeps {
   volumes?: VolumeHost;
   /** ConfigMap / Secret managers for env (every reference "not found" when absent). */
   objects?: PodObjectSource;
+  /** Liveness / startup results: a container that failed them is killed and restarted (computePodActions). */
+  probeResults?: ContainerProbeResults;
 }
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
@@ -104,7 +106,7 @@ export class KubeRuntimeManager implements Runtime {
     // WaitForAttachAndMount: the pod stays ContainerCreating (FailedMount events) until its volumes are set up.
     const mounted = await this.deps.volumes?.mountPod(pod);
     if (mounted && !mounted.ok) return { steps: [], error: { reason: mounted.reason, message: mounted.message } };
-    const actions = computePodActions(pod, status);
+    const actions = computePodActions(pod, status, this.deps.probeResults);
     const result: PodSyncResult = { steps: [] };
     const fail = (step: SyncStepResult) => {
       result.steps.push(step);
@@ -120,7 +122,7 @@ export class KubeRuntimeManager implements Runtime {
       if (r.error) return { ...result, error: r.error };
     } else {
       for (const k of actions.containersToKill) {
-        const step = k.remove ? await this.removeNotStarted(k) : await killContainer(this.killDeps(), pod, k.id, k.name, k.message);
+        const step = k.remove ? await this.removeNotStarted(k) : await killContainer(this.killDeps(), pod, k.id, k.name, k.message, undefined, k.gracePeriodS);
         if (!fail(step)) return result;
       }
     }
@@ -146,18 +148,6 @@ export class KubeRuntimeManager implements Runtime {
       if (c) await start(c, false);
     }
     return result;
-  }
-
-  /**
-   * Kills the running instance of one container (a liveness/startup probe failure): preStop, then
-   * StopContainer, within `gracePeriodS`. The restart policy then applies at the next sync.
-   */
-  async killContainerByName(pod: V1Pod, name: string, gracePeriodS: number, message: string): Promise<SyncStepResult> {
-    const m = pod.metadata;
-    const st = await this.getPodStatus(m?.uid ?? '', m?.name ?? '', m?.namespace ?? 'default');
-    const c = st.containerStatuses.find((x) => x.name === name && x.state === 'running');
-    if (!c) return { action: 'KillContainer', target: name };
-    return killContainer(this.killDeps(), pod, c.id, name, message, undefined, gracePeriodS);
   }
 
   /** Ms until the container may be restarted (0 = not in back-off); lets the kubelet schedule a resync. */

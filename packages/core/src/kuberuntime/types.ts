@@ -3,7 +3,18 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { ContainerId } from '../container/types.ts';
 import type { BackoffConfig } from '../util/backoff.ts';
 
-export type KillReason = 'SpecChanged' | 'UnknownState' | 'PodTerminating' | 'Unhealthy' | 'NotStarted' | 'Duplicate';
+export type KillReason = 'SpecChanged' | 'UnknownState' | 'PodTerminating' | 'LivenessProbe' | 'StartupProbe' | 'NotStarted' | 'Duplicate';
+
+/** A probe type's latest result per runtime container id (the prober's results managers). */
+export interface ProbeResultsView {
+  get(containerId: string): 'success' | 'failure' | 'unknown' | undefined;
+}
+
+/** The liveness and startup results computePodActions reads (the kubelet's livenessManager / startupManager). */
+export interface ContainerProbeResults {
+  liveness?: ProbeResultsView;
+  startup?: ProbeResultsView;
+}
 
 export interface ContainerToKill {
   id: ContainerId;
@@ -18,6 +29,8 @@ export interface ContainerToKill {
    * stops there rather than start another attempt beside it.
    */
   remove?: boolean;
+  /** The grace period before preStop (a liveness/startup kill: the probe's terminationGracePeriodSeconds). */
+  gracePeriodS?: number;
 }
 
 /** What syncPod must do, as the kubelet's podActions. */

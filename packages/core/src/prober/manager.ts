@@ -13,7 +13,6 @@ import { ResultsCache } from './results.ts';
 import {
   runtimeContainerId,
   type AddPodResult,
-  type ContainerKiller,
   type ProbeBusPublisher,
   type ProbeManager,
   type ProbeRunner,
@@ -32,7 +31,6 @@ export interface ProbeManagerDeps {
   runner: ProbeRunner;
   statusProvider: ProbeStatusProvider;
   statusSink?: ProbeStatusSink;
-  killer?: ContainerKiller;
   recorder?: EventRecorder;
   bus?: ProbeBusPublisher;
   metrics?: ProberMetrics;
@@ -230,7 +228,6 @@ export class KubeletProbeManager implements ProbeManager {
         statusProvider: this.deps.statusProvider,
         results,
         isStarted: (uid, name, id) => this.isStarted(uid, name, id),
-        killer: this.deps.killer,
         events: this.events,
         metrics: this.deps.metrics,
         onRun: (r) => this.publish(r),

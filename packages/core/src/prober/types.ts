@@ -5,7 +5,6 @@
  * Seams the kubelet wires (core B / lead):
  * - ProbeStatusProvider: the pod's latest V1PodStatus (the status manager's getPodStatus satisfies it).
  * - ProbeStatusSink: readiness/startup flips (the status manager's setContainerReadiness/Startup satisfy it).
- * - ContainerKiller: kill a container after a liveness/startup failure; the restart policy then applies.
  * - ProbeRunner: exec (CRI ExecSync), http, tcp, grpc; real implementations in runners/.
  * - ProbeBusPublisher: the event bus (ProbeBusEvent, see bus-events.ts).
  */
@@ -82,17 +81,6 @@ export interface ProbeStatusProvider {
 export interface ProbeStatusSink {
   setContainerReadiness(podUid: string, containerName: string, ready: boolean): void;
   setContainerStartup(podUid: string, containerName: string, started: boolean): void;
-}
-
-export type ProbeKillReason = 'LivenessProbe' | 'StartupProbe';
-
-/** Kills a container that failed its liveness/startup probe; the restart policy then applies. */
-export interface ContainerKiller {
-  /**
-   * gracePeriodS: the probe's terminationGracePeriodSeconds when set, else the pod's (deletion grace first),
-   * else 30. message: `Container <name> failed liveness probe, will be restarted`.
-   */
-  killContainer(pod: V1Pod, containerName: string, gracePeriodS: number, reason: ProbeKillReason, message: string): Promise<void>;
 }
 
 /** The bus (EventBus satisfies it once ProbeBusEvent is in the NodeletEvent union). */

@@ -9,7 +9,6 @@ import {
   FakeStatusProvider,
   makePod,
   RecordingBus,
-  RecordingKiller,
   RecordingStatusSink,
 } from './testing/fakes.ts';
 import type { ProbeResult, ProbeType, RunOutcome } from './types.ts';
@@ -21,16 +20,18 @@ function setup(containers: V1Container[], podExtra: Parameters<typeof makePod>[1
   const runner = new FakeProbeRunner();
   const status = new FakeStatusProvider();
   const sink = new RecordingStatusSink();
-  const killer = new RecordingKiller();
   const bus = new RecordingBus();
-  const m = new KubeletProbeManager({ clock, runner, statusProvider: status, statusSink: sink, killer, bus, random: () => 0 });
+  const m = new KubeletProbeManager({ clock, runner, statusProvider: status, statusSink: sink, bus, random: () => 0 });
+  // What the kubelet's sync loop hears: liveness/startup failures (computePodActions then kills the container).
+  const failures: Array<{ probeType: ProbeType; containerId: string }> = [];
+  for (const r of [m.liveness, m.startup]) r.onUpdate((u) => void (u.result === 'failure' && failures.push({ probeType: u.probeType, containerId: u.containerId })));
   const pod = makePod(containers, podExtra);
   const uid = pod.metadata?.uid ?? '';
   for (const c of containers) status.running(uid, c.name, `${c.name}-1`, clock.now());
   m.start();
   const added = m.addPod(pod);
   assert.equal(added.ok, true);
-  return { clock, runner, status, sink, killer, bus, m, pod, uid };
+  return { clock, runner, status, sink, failures, bus, m, pod, uid };
 }
 
 function container(t: ProbeType, probe: V1Probe): V1Container {
@@ -49,7 +50,8 @@ interface ThresholdCase {
   /** The cached result after each tick (tick 0 at t=0, then one per periodSeconds=1). */
   expect: ProbeResult[];
   runs: number;
-  kills?: Array<{ gracePeriodS: number; reason: string }>;
+  /** Failure results the sync loop hears (each one: a kill decided by computePodActions). */
+  failures?: ProbeType[];
 }
 
 const thresholdCases: ThresholdCase[] = [
@@ -86,22 +88,22 @@ const thresholdCases: ThresholdCase[] = [
     runs: 6,
   },
   {
-    name: 'liveness failure at the threshold kills once (pod grace) and holds the worker',
+    name: 'liveness failure at the threshold is reported once and holds the worker',
     type: 'liveness',
     probe: { failureThreshold: 2 },
     outcomes: ['f', 'f', 'f', 'f'],
     expect: ['success', 'failure', 'failure', 'failure'],
     runs: 2,
-    kills: [{ gracePeriodS: 30, reason: 'LivenessProbe' }],
+    failures: ['liveness'],
   },
   {
-    name: 'liveness kill honours the probe-level terminationGracePeriodSeconds',
+    name: 'liveness failure with a probe-level terminationGracePeriodSeconds (the kill grace is computePodActions\'s)',
     type: 'liveness',
     probe: { failureThreshold: 1, terminationGracePeriodSeconds: 7 },
     outcomes: ['f'],
     expect: ['failure', 'failure'],
     runs: 1,
-    kills: [{ gracePeriodS: 7, reason: 'LivenessProbe' }],
+    failures: ['liveness'],
   },
   {
     name: 'startup is unknown until it succeeds, then holds',
@@ -112,13 +114,13 @@ const thresholdCases: ThresholdCase[] = [
     runs: 2,
   },
   {
-    name: 'startup failure at the threshold kills with the probe grace',
+    name: 'startup failure at the threshold is reported once and holds the worker',
     type: 'startup',
     probe: { failureThreshold: 2, terminationGracePeriodSeconds: 5 },
     outcomes: ['f', 'f', 'f'],
     expect: ['unknown', 'failure', 'failure'],
     runs: 2,
-    kills: [{ gracePeriodS: 5, reason: 'StartupProbe' }],
+    failures: ['startup'],
   },
   {
     name: 'liveness initialDelaySeconds: initial success and no runs before the delay',
@@ -127,7 +129,7 @@ const thresholdCases: ThresholdCase[] = [
     outcomes: ['f'],
     expect: ['success', 'success', 'success', 'failure'],
     runs: 1,
-    kills: [{ gracePeriodS: 30, reason: 'LivenessProbe' }],
+    failures: ['liveness'],
   },
   {
     name: 'readiness initialDelaySeconds: failure before the delay',
@@ -157,7 +159,7 @@ const thresholdCases: ThresholdCase[] = [
 
 for (const tc of thresholdCases) {
   test(`worker thresholds: ${tc.name}`, async () => {
-    const { clock, runner, killer, m } = setup([container(tc.type, execProbe(tc.type, tc.probe))]);
+    const { clock, runner, failures, m } = setup([container(tc.type, execProbe(tc.type, tc.probe))]);
     runner.script(tc.type, tc.outcomes);
     const results = tc.type === 'liveness' ? m.liveness : tc.type === 'readiness' ? m.readiness : m.startup;
     const got: Array<ProbeResult | undefined> = [];
@@ -168,8 +170,8 @@ for (const tc of thresholdCases) {
     assert.deepEqual(got, tc.expect);
     assert.equal(runner.runs(tc.type), tc.runs);
     assert.deepEqual(
-      killer.kills.map((k) => ({ gracePeriodS: k.gracePeriodS, reason: k.reason })),
-      tc.kills ?? [],
+      failures.map((f) => f.probeType),
+      tc.failures ?? [],
     );
     m.stop();
   });
@@ -213,11 +215,11 @@ test('startup gates liveness and readiness; its success triggers readiness at on
 });
 
 test('a restarted container (new id) resets the worker and probing resumes', async () => {
-  const { clock, runner, status, killer, m, uid } = setup([container('liveness', execProbe('liveness', { failureThreshold: 1 }))]);
+  const { clock, runner, status, failures, m, uid } = setup([container('liveness', execProbe('liveness', { failureThreshold: 1 }))]);
   runner.script('liveness', ['f', 's']);
   await clock.step(0);
   assert.equal(m.liveness.get('app-1'), 'failure');
-  assert.equal(killer.kills.length, 1);
+  assert.deepEqual(failures, [{ probeType: 'liveness', containerId: 'app-1' }]);
   await clock.step(1000);
   assert.equal(runner.runs('liveness'), 1, 'on hold until a new container appears');
   status.running(uid, 'app', 'app-2', clock.now());

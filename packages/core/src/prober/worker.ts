@@ -2,7 +2,8 @@
  * One probe worker per (pod, container, probe type), as the kubelet's prober worker: a jittered first run,
  * then one run per periodSeconds (or at once on a manual trigger), each bounded by its own timeout, so a hung
  * probe delays nothing but itself. Threshold counting, initial delay, startup gating, restarts (a new
- * container id resets the worker), and the kill of a container failing liveness/startup.
+ * container id resets the worker). A liveness/startup failure only lands in the results cache: the kubelet hears
+ * it there (a sync-loop input) and computePodActions kills and restarts the container.
  */
 import type { V1Container, V1ContainerStatus, V1Pod, V1PodStatus, V1Probe } from '@kubernetes/client-node';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -13,7 +14,6 @@ import { runProbe } from './prober.ts';
 import {
   PROBE_DEFAULTS,
   runtimeContainerId,
-  type ContainerKiller,
   type ProbeResult,
   type ProbeRunner,
   type ProbeStatusProvider,
@@ -42,7 +42,6 @@ export interface WorkerDeps {
   results: ResultsManager;
   /** Whether the container counts as started (startup probe succeeded, or there is none). */
   isStarted(podUid: string, containerName: string, containerId: string): boolean;
-  killer?: ContainerKiller;
   events?: ProbeEvents;
   metrics?: ProberMetrics;
   /** Every run's report; the manager decides what to publish. */
@@ -63,16 +62,6 @@ export function initialResult(t: ProbeType): ProbeResult {
 
 export function probeOf(c: V1Container, t: ProbeType): V1Probe | undefined {
   return t === 'liveness' ? c.livenessProbe : t === 'readiness' ? c.readinessProbe : c.startupProbe;
-}
-
-/** The grace period for a liveness/startup kill: deletion grace, then the probe's, then the pod's, else 30. */
-export function probeKillGracePeriod(pod: V1Pod, probe: V1Probe): number {
-  return (
-    pod.metadata?.deletionGracePeriodSeconds ??
-    probe.terminationGracePeriodSeconds ??
-    pod.spec?.terminationGracePeriodSeconds ??
-    30
-  );
 }
 
 function findStatus(s: V1PodStatus, name: string): V1ContainerStatus | undefined {
@@ -259,10 +248,11 @@ export class ProbeWorker {
     if (!below) this.deps.results.set(this.containerId, result, this.pod, this.container.name);
     this.report(result, previous, o.output, latencyMs, before);
     if (below) return;
+    // A failed container will be restarted (and a started one needs no more startup runs): hold until a new
+    // container id shows up.
     if ((this.probeType === 'liveness' && result === 'failure') || this.probeType === 'startup') {
       this.onHold = true;
       this.resultRun = 0;
-      if (result === 'failure') this.kill();
     }
   }
 
@@ -278,17 +268,6 @@ export class ProbeWorker {
       latencyMs,
       effective,
       effectiveChanged: before !== undefined && before !== effective,
-    });
-  }
-
-  private kill(): void {
-    const killer = this.deps.killer;
-    if (!killer) return;
-    const what = this.probeType === 'liveness' ? 'liveness' : 'startup';
-    const reason = this.probeType === 'liveness' ? 'LivenessProbe' : 'StartupProbe';
-    const message = `Container ${this.container.name} failed ${what} probe, will be restarted`;
-    killer.killContainer(this.pod, this.container.name, probeKillGracePeriod(this.pod, this.probe), reason, message).catch((err: unknown) => {
-      this.deps.logger?.error('killing container after probe failure failed', { error: String(err), pod: this.podUid, container: this.container.name });
     });
   }
 }

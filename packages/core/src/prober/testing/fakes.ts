@@ -1,11 +1,9 @@
-/** Recording fakes for the prober's seams: runner (scripted per exec command), status, sink, killer, bus. */
+/** Recording fakes for the prober's seams: runner (scripted per exec command), status, sink, bus. */
 import type { V1Container, V1Pod, V1PodStatus, V1Probe } from '@kubernetes/client-node';
 import type { ProbeBusEventInput } from '../bus-events.ts';
 import type {
-  ContainerKiller,
   HttpProbeRequest,
   ProbeBusPublisher,
-  ProbeKillReason,
   ProbeRunner,
   ProbeStatusProvider,
   ProbeStatusSink,
@@ -101,14 +99,6 @@ export class RecordingStatusSink implements ProbeStatusSink {
   }
   setContainerStartup(podUid: string, container: string, value: boolean): void {
     this.calls.push({ kind: 'started', podUid, container, value });
-  }
-}
-
-export class RecordingKiller implements ContainerKiller {
-  readonly kills: Array<{ pod: string; container: string; gracePeriodS: number; reason: ProbeKillReason; message: string }> = [];
-  killContainer(pod: V1Pod, container: string, gracePeriodS: number, reason: ProbeKillReason, message: string): Promise<void> {
-    this.kills.push({ pod: pod.metadata?.name ?? '', container, gracePeriodS, reason, message });
-    return Promise.resolve();
   }
 }
 
