@@ -7,12 +7,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import { FakeClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
+import { FakeRuntime } from '../cri/testing/fake-runtime.ts';
 import { BasicPodManager } from '../pod/basic-pod-manager.ts';
 import { BasicStatusManager } from '../status/status-manager.ts';
 import type { AdmitNode, Admitter } from '../lifecycle/types.ts';
 import { ActivePods } from './active-pods.ts';
 import { PodHandlers, type PodHandlerContext } from './pod-handlers.ts';
+import { createKubelet } from './kubelet.ts';
+import { MemoryManifestFs } from './testing/memory-manifest-fs.ts';
 import { setupPodWorkers, v } from './testing/recording-pod-workers.ts';
 
 function setup() {
@@ -103,4 +107,38 @@ test('admission counts the new pod against the active pods only (PodHandlers ask
   await t.workers.waitIdle('uid-a');
   handlers.handlePodAdditions([v('d', '1')]);
   assert.deepEqual(seen, [[], ['a'], ['a', 'b'], ['b', 'c']], 'a counts while terminating (Failed or not), not once terminated');
+});
+
+test('the kubelet asks its own pod workers: an evicted pod counts while its containers stop, not once terminated', async () => {
+  const clock = new FakeClock();
+  const cri = new FakeRuntime({ clock });
+  const fs = new MemoryManifestFs('/m');
+  const spec = { containers: [{ name: 'app', image: 'nodelet.local/host:latest', command: ['sleep', '1000'] }] };
+  fs.put('web.json', JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec }));
+  const k = createKubelet(
+    { cri, clock, logger: nullLogger, manifestFs: fs },
+    {
+      nodeName: 'node1', podManifestPath: '/m', fileCheckFrequencyMs: 20_000, httpCheckFrequencyMs: 20_000,
+      podLogsDir: '/var/log/pods', rootDir: '/r', maxPods: 110, plegRelistPeriodMs: 1_000, plegRelistThresholdMs: 180_000,
+      crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 }, runtimeEndpoint: 'fake://', kubeletVersion: 'v0',
+    },
+  );
+  await k.start();
+  for (let i = 0; i < 3; i++) await clock.step(1_000);
+  const pod = k.getPod('default', 'web-node1');
+  const uid = pod?.metadata?.uid ?? '';
+  assert.equal(pod?.status?.phase, 'Running');
+  assert.deepEqual(k.activePods.list().map((p) => p.metadata?.uid), [uid]);
+
+  const release = cri.holdNext('stopContainer');
+  k.workers.updatePod({ updateType: 'kill', pod: pod!, gracePeriodOverride: 0, killPodOptions: { evict: true } });
+  for (let i = 0; i < 3 && cri.callsOf('stopContainer').length === 0; i++) await clock.step(1_000);
+  assert.equal(cri.callsOf('stopContainer').length, 1, 'the worker is stopping the container');
+  assert.equal(k.activePods.has(uid), true, 'still active while its container stops');
+  release();
+  await k.workers.waitIdle(uid);
+  assert.equal(k.workers.isPodKnownTerminated(uid), true);
+  assert.equal(k.activePods.has(uid), false);
+  assert.deepEqual(k.activePods.list(), []);
+  await k.stop();
 });
