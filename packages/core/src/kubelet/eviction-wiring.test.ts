@@ -118,3 +118,25 @@ test('container GC: periodic and manual runs keep a terminated pod\'s newest dea
   const gc = w.bus.recent({ types: ['gc'] }).map((e) => e.type === 'gc' && [e.kind, e.trigger, e.removed.length]);
   assert.deepEqual(gc, [['containers', 'manual', 1], ['containers', 'eviction', 1], ['images', 'eviction', 0]]);
 });
+
+test('container GC runs at start (the kubelet\'s wait.Until runs at once), then every minute', async () => {
+  const w = setup({ evictionHard: { 'memory.available': '1Mi' } });
+  const { podSandboxId } = await w.cri.runPodSandbox({ config: { metadata: { name: 'web', uid: 'web', namespace: 'default', attempt: 0 } } });
+  const die = async (attempt: number) => {
+    const labels = { 'io.kubernetes.pod.uid': 'web', 'io.kubernetes.container.name': 'c' };
+    const { containerId } = await w.cri.createContainer({ podSandboxId, config: { metadata: { name: 'c', attempt }, image: { image: HOST_IMAGE }, labels } });
+    await w.cri.startContainer({ containerId });
+    w.cri.exitContainer(containerId, { exitCode: 1 });
+  };
+  for (const attempt of [0, 1]) await die(attempt);
+  w.wiring.start();
+  await w.clock.step(0);
+  assert.equal(w.cri.containers.size, 1, 'MaxPerPodContainer 1 at once');
+  for (const attempt of [2, 3]) await die(attempt);
+  await w.clock.step(59_000);
+  assert.equal(w.cri.containers.size, 3);
+  await w.clock.step(1_000);
+  assert.equal(w.cri.containers.size, 1);
+  w.wiring.stop();
+  assert.deepEqual(w.bus.recent({ types: ['gc'] }).map((e) => e.type === 'gc' && [e.kind, e.trigger, e.removed.length]), [['containers', 'periodic', 1], ['containers', 'periodic', 2]]);
+});

@@ -128,6 +128,8 @@ export class EvictionWiring implements EvictionApi, GcApi {
   start(): void {
     if (this.timers.length > 0) return;
     const { clock } = this.deps;
+    // Container GC first runs at start, as the kubelet's (wait.Until runs at once), then every period.
+    void this.runGc('containers', 'periodic');
     this.manager.start();
     this.timers.push(clock.setInterval(() => void this.runGc('containers', 'periodic'), this.periods.container));
     this.timers.push(clock.setInterval(() => void this.runGc('images', 'periodic'), this.periods.image));
