@@ -97,22 +97,6 @@ test('setContainerReadiness recomputes ContainersReady and Ready', () => {
   assert.equal(m.getPodStatus('u1')?.containerStatuses?.[0]?.started, true);
 });
 
-test('terminatePod marks running containers terminated and the pod Failed (not static pods)', () => {
-  const { m } = setup();
-  m.setPodStatus(pod(), status(true));
-  m.terminatePod(pod());
-  const s = m.getPodStatus('u1');
-  assert.equal(s?.phase, 'Failed');
-  assert.equal(s?.containerStatuses?.[0]?.state?.terminated?.reason, 'ContainerStatusUnknown');
-  assert.equal(s?.containerStatuses?.[0]?.state?.terminated?.exitCode, 137);
-  assert.equal(m.getVersionedStatus('u1')?.terminated, true);
-
-  const staticPod = pod('u2', { 'kubernetes.io/config.source': 'file' });
-  m.setPodStatus(staticPod, status(true));
-  m.terminatePod(staticPod);
-  assert.equal(m.getPodStatus('u2')?.phase, 'Running');
-});
-
 test('removeOrphanedStatuses keeps only the given UIDs and tells the syncer', () => {
   const { m, syncer } = setup();
   m.setPodStatus(pod('a'), status(true));

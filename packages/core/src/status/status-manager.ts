@@ -7,7 +7,6 @@ import type { V1ContainerStatus, V1Pod, V1PodCondition, V1PodStatus } from '@kub
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventBus } from '../events/types.ts';
-import { isStaticPod } from '../api/pod-helpers.ts';
 import type { StatusManager, StatusSyncer, VersionedPodStatus } from './types.ts';
 import { containerBriefs, isTerminalPhase, statusKey } from './brief.ts';
 import { generateContainersReadyCondition, generatePodReadyCondition } from './generate.ts';
@@ -43,7 +42,7 @@ export class BasicStatusManager implements StatusManager {
     const uid = pod.metadata?.uid ?? '';
     const prev = this.cache.get(uid);
     const next = this.normalize(structuredClone(status), prev?.v.status, pod);
-    return this.record(pod, next, prev, false);
+    return this.record(pod, next, prev);
   }
 
   getPodStatus(uid: string): V1PodStatus | undefined {
@@ -64,31 +63,6 @@ export class BasicStatusManager implements StatusManager {
     this.mutateContainer(podUid, containerName, (s) => {
       s.started = started;
     });
-  }
-
-  terminatePod(pod: V1Pod): void {
-    const uid = pod.metadata?.uid ?? '';
-    const prev = this.cache.get(uid);
-    const status = structuredClone(prev?.v.status ?? pod.status ?? {});
-    const finish = (list: V1ContainerStatus[] | undefined) => {
-      for (const s of list ?? []) {
-        if (s.state?.terminated) continue;
-        if (s.state?.running) s.lastState = { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown' } };
-        s.state = {
-          terminated: {
-            exitCode: 137,
-            reason: 'ContainerStatusUnknown',
-            message: 'The container could not be located when the pod was terminated',
-          },
-        };
-        s.ready = false;
-      }
-    };
-    finish(status.initContainerStatuses);
-    finish(status.containerStatuses);
-    if (!isStaticPod(pod) && !isTerminalPhase(status.phase)) status.phase = 'Failed';
-    const next = this.normalize(status, prev?.v.status, pod);
-    this.record(pod, next, prev, true);
   }
 
   removeOrphanedStatuses(keep: ReadonlySet<string>): void {
@@ -113,7 +87,7 @@ export class BasicStatusManager implements StatusManager {
     const cr = generateContainersReadyCondition(prev.pod, all, status.phase);
     const ready = generatePodReadyCondition(prev.pod, status.conditions, all, status.phase);
     status.conditions = replaceCondition(replaceCondition(status.conditions ?? [], cr), ready);
-    this.record(prev.pod, this.normalize(status, prev.v.status, prev.pod), prev, prev.v.terminated ?? false);
+    this.record(prev.pod, this.normalize(status, prev.v.status, prev.pod), prev);
   }
 
   /** Keeps transition times of unchanged conditions, startTime, and terminal phases. */
@@ -137,15 +111,14 @@ export class BasicStatusManager implements StatusManager {
     return status;
   }
 
-  private record(pod: V1Pod, status: V1PodStatus, prev: Entry | undefined, terminated: boolean): number {
+  private record(pod: V1Pod, status: V1PodStatus, prev: Entry | undefined): number {
     const key = statusKey(status);
-    if (prev && prev.key === key && (prev.v.terminated ?? false) === terminated) {
+    if (prev && prev.key === key) {
       prev.pod = pod;
       return prev.v.version;
     }
     const ref = { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' };
     const v: VersionedPodStatus = { pod: ref, status, version: (prev?.v.version ?? 0) + 1, at: this.deps.clock.now() };
-    if (terminated) v.terminated = true;
     this.cache.set(ref.uid, { pod, v, key });
     this.publish(v);
     if (this.running && this.deps.syncer) {

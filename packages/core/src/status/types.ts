@@ -9,8 +9,6 @@ export interface VersionedPodStatus {
   version: number;
   /** Clock.now() when this version was recorded. */
   at: number;
-  /** Set by terminatePod. */
-  terminated?: boolean;
 }
 
 /** Pushes statuses somewhere (the API server later; a no-op in standalone mode). */
@@ -31,12 +29,6 @@ export interface StatusManager {
   setContainerReadiness(podUid: string, containerName: string, ready: boolean): void;
   /** For the prober: flips a container's started flag. */
   setContainerStartup(podUid: string, containerName: string, started: boolean): void;
-  /**
-   * The pod is terminated: every container not already terminated is marked terminated (exit 137,
-   * reason ContainerStatusUnknown) and the pod phase set Failed unless Succeeded/Failed already (static pods
-   * keep their phase, as upstream). The version is marked `terminated`.
-   */
-  terminatePod(pod: V1Pod): void;
   /** Drops cached statuses of pods whose UID is not in `keep`. */
   removeOrphanedStatuses(keep: ReadonlySet<string>): void;
 }
