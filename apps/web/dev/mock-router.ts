@@ -1,6 +1,6 @@
 /**
  * The mock agent's tRPC router: the same procedures, inputs and outputs as the agent's AppRouter
- * (see /tmp/contracts.md), backed by a MockWorld. Only `import type` of this file may appear in src/.
+ * (apps/agent/src/trpc/router.ts), backed by a MockWorld. Only `import type` of this file may appear in src/.
  */
 import { initTRPC, tracked } from '@trpc/server';
 import { z } from 'zod';
