@@ -30,7 +30,6 @@ function setup(config: EvictionWiringConfig = { evictionHard: { 'memory.availabl
       if (o.updateType === 'kill' && o.pod) phases.set(o.pod.metadata?.uid ?? '', 'terminated');
     },
     waitIdle: async () => undefined,
-    phaseOf: (uid: string) => phases.get(uid),
   } as unknown as PodWorkers;
   const podState = new FakePodState();
   const mem = { avail: 50 * Mi };

@@ -9,56 +9,15 @@
  * newer than the sync (that read, or a newer one). A runtime event that is late (the evented PLEG's global
  * refresh ran ahead of it) can then no longer make the worker start a container again whose start it just made.
  */
-import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { PodStatus, PodStatusCache, RuntimePod } from '../container/types.ts';
 import type { PodStateProvider } from './pod-state-provider.ts';
 import { isTerminated, requestTermination, type PodLifecycle, type WorkerPhase } from './pod-lifecycle.ts';
+import type { KillPodOptions, PodStatusFunc, PodSyncHandlers, SyncPodOutcome, UpdatePodOptions, UpdateType } from './pod-worker-types.ts';
 
-export type UpdateType = 'create' | 'update' | 'sync' | 'kill';
-
-export interface UpdatePodOptions {
-  updateType: UpdateType;
-  /** The desired pod; absent for runtime-only (orphaned) pods being killed. */
-  pod?: V1Pod;
-  /** For orphans: the runtime's view of the pod to kill. */
-  runningPod?: RuntimePod;
-  /** Seconds, overriding the pod's terminationGracePeriodSeconds. */
-  gracePeriodOverride?: number;
-  /** For kills: how the pod is killed (the kubelet's KillPodOptions). */
-  killPodOptions?: KillPodOptions;
-}
-
-export interface KillPodOptions {
-  /** The kubelet evicts the pod: its content may be removed as soon as termination was requested. */
-  evict?: boolean;
-  /**
-   * The status change the kill carries (e.g. Failed / Evicted, Failed / DeadlineExceeded): applied to the pod's
-   * status when the worker terminates it, before its containers are stopped (kubelet KillPodOptions.PodStatusFunc).
-   */
-  podStatusFunc?: PodStatusFunc;
-}
-
-export type PodStatusFunc = (status: V1PodStatus) => void;
-
-export interface SyncPodOutcome {
-  /** The pod reached a terminal phase: terminate it. */
-  terminal: boolean;
-  /** Sync again after this many ms (back-off retry); default: the resync interval. */
-  requeueAfterMs?: number;
-  /** The sync changed the runtime (a sandbox or container created, started or killed). */
-  acted?: boolean;
-}
-
-export interface PodSyncHandlers {
-  syncPod(type: UpdateType, pod: V1Pod, status: PodStatus): Promise<SyncPodOutcome>;
-  syncTerminatingPod(pod: V1Pod, status: PodStatus, gracePeriodOverride?: number, podStatusFunc?: PodStatusFunc): Promise<void>;
-  syncTerminatingRuntimePod(running: RuntimePod, gracePeriodOverride?: number): Promise<void>;
-  syncTerminatedPod(pod: V1Pod, status: PodStatus): Promise<void>;
-}
-
-export type { WorkerPhase };
+export type { KillPodOptions, PodStatusFunc, PodSyncHandlers, SyncPodOutcome, UpdatePodOptions, UpdateType, WorkerPhase };
 
 interface WorkerState extends PodLifecycle {
   uid: string;
@@ -133,15 +92,6 @@ export class PodWorkers implements PodStateProvider {
     if (statusFn) (w.statusPostTerminating ??= []).push(statusFn);
     w.pending = w.pending?.updateType === 'kill' ? { ...w.pending, pod: o.pod ?? w.pending.pod } : o;
     if (!w.working) void this.run(w);
-  }
-
-  /** The worker's lifecycle phase (undefined when the pod has no worker). */
-  phaseOf(uid: string): WorkerPhase | undefined {
-    return this.workers.get(uid)?.phase;
-  }
-
-  isWorking(uid: string): boolean {
-    return this.workers.get(uid)?.working ?? false;
   }
 
   knownUids(): string[] {
