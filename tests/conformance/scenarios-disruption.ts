@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import { waitUntil } from '../../e2e/harness.ts';
 import { pidAlive } from '../../packages/core/src/util/process.ts';
-import type { SuiteContext } from './suite.ts';
+import type { SuiteContext } from './suite-context.ts';
 import { bareId, containerStatus as cs, ctr, getPod, listPods, removePod, waitPod, writePod } from './pods.ts';
 
 /** Host PIDs whose command line contains `mark` (`containerOnly`: not the embedded runtime's setup / waiter shells). */

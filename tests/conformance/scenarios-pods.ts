@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { networkInterfaces } from 'node:os';
 import { before, describe, it } from 'node:test';
 import type { V1PodSpec } from '@kubernetes/client-node';
-import type { SuiteContext } from './suite.ts';
+import type { SuiteContext } from './suite-context.ts';
 import { findCniBinDir } from '@nodelet/runtime/network/cni.ts';
 import { bareId, containerStatus as cs, ctr, logs, waitPod, writePod } from './pods.ts';
 

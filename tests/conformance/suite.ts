@@ -4,22 +4,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCriClient } from '../../packages/core/src/cri/client.ts';
-import type { CriClient } from '../../packages/core/src/cri/types.ts';
 import { waitUntil } from '../../e2e/harness.ts';
-import { createAgentProcess, type AgentProcess } from './agent-process.ts';
+import { createAgentProcess } from './agent-process.ts';
 import type { ConformanceRuntime } from './runtimes.ts';
+import type { SuiteContext } from './suite-context.ts';
 import { bareId, containerStatus as cs, ctr, getPod, listPods, logs, removePod, waitPod, writePod } from './pods.ts';
 import { leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
 import { definePodScenarios } from './scenarios-pods.ts';
 import { defineDisruptionScenarios } from './scenarios-disruption.ts';
-
-export interface SuiteContext {
-  /** A private --cgroup-root: agents on one host must not garbage-collect each other's pod cgroups. */
-  cgroupRoot: string;
-  rt: ConformanceRuntime;
-  agent: AgentProcess;
-  cri: CriClient;
-}
+import { defineDeadlineScenarios } from './scenarios-deadline.ts';
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>): void {
   describe(`conformance: ${name}`, { timeout: 300_000 }, () => {
@@ -59,6 +52,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
 
     definePodScenarios(ctx);
     defineDisruptionScenarios(ctx);
+    defineDeadlineScenarios(ctx);
 
     it('PLEG metrics: evented stream connected, relists measured', async () => {
       const r = await ctx.agent.get('/metrics');

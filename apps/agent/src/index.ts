@@ -1,7 +1,6 @@
-/** @nodelet/agent: the daemon. Clients (apps/web) import types only. */
-export type { AppRouter } from './trpc/router.ts';
-export type { ClientToServerEvents, HelloPayload, ServerToClientEvents } from './streams/types.ts';
+/** @nodelet/agent: the daemon. Clients (apps/web) import @nodelet/agent/types only; test helpers: @nodelet/agent/testing. */
 export { SOCKET_PATH } from './streams/types.ts';
 export { createAgent, type Agent, type AgentDeps, type AgentPorts } from './agent.ts';
 export type { AgentConfig } from './config/types.ts';
 export { loadConfig } from './config/load-config.ts';
+export { probeEndpoint } from './runtime-launcher.ts';

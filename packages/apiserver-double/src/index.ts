@@ -13,3 +13,4 @@ export { strategicMerge } from './patch/strategic-merge.ts';
 export { mergePatch } from './patch/merge-patch.ts';
 export { applyJsonPatch } from './patch/json-patch.ts';
 export { nodeRestrictionPolicy } from './auth/node-policy.ts';
+export { kubeApiAccessVolume } from './store/sa-admission.ts';

@@ -14,6 +14,7 @@ import type { Logger } from './util/logger.ts';
 export type { Logger } from './util/logger.ts';
 export { jsonLogger } from './util/logger.ts';
 export { RUNTIME_NAME, RUNTIME_VERSION } from './server/runtime-service.ts';
+export { findCniBinDir } from './network/cni.ts';
 
 export interface StartRuntimeOptions {
   /** Absolute path of the unix socket to serve CRI on. */

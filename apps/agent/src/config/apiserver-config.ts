@@ -4,7 +4,7 @@
  * KubeletConfiguration fields, defaults, validation, and the core config.
  */
 import { isIP } from 'node:net';
-import type { ApiServerConfig } from '@nodelet/core/kubelet/apiserver-wiring.ts';
+import type { ApiServerConfig } from '@nodelet/core/kubelet';
 import type { FlagSpec } from './flag-specs.ts';
 
 export interface ApiServerAgentConfig {

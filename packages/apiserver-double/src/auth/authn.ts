@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { ServiceAccountTokens } from './sa-tokens.ts';
 
 export interface UserInfo {
   username: string;
@@ -42,6 +41,12 @@ export const defaultPolicy: AuthorizePolicy = (a) =>
     ? { allowed: true, reason: 'double: allowed by group' }
     : { allowed: false, reason: '' };
 
+/** What the authenticator needs of the service-account token issuer (sa-tokens.ts ServiceAccountTokens). */
+export interface ServiceAccountTokenVerifier {
+  readonly issuer: string;
+  verify(token: string, audiences?: string[]): { user: UserInfo; audiences: string[] } | undefined;
+}
+
 function withAuthenticated(u: UserInfo): UserInfo {
   return u.groups.includes('system:authenticated') ? u : { ...u, groups: [...u.groups, 'system:authenticated'] };
 }
@@ -49,7 +54,7 @@ function withAuthenticated(u: UserInfo): UserInfo {
 export class Authenticator {
   constructor(
     private readonly tokens: Map<string, UserInfo>,
-    private readonly saTokens: ServiceAccountTokens,
+    private readonly saTokens: ServiceAccountTokenVerifier,
   ) {}
 
   /** The user a bearer token stands for, or undefined (TokenReview uses this too). */

@@ -21,7 +21,7 @@ import type { TaskExit__Output } from '../../../../proto/containerd/gen/containe
 import type { Timestamp__Output } from '../../../../proto/containerd/gen/google/protobuf/Timestamp.ts';
 import type { Logger } from '../util/logger.ts';
 import { statusName, toGrpcTarget } from './errors.ts';
-import type { RuntimeContainerEvent, RuntimeEventSource } from './runtime-events.ts';
+import type { RuntimeContainerEvent, RuntimeEventSource } from './runtime-event-types.ts';
 import type { SandboxResolver } from './sandbox-resolver.ts';
 import { CriError } from './types.ts';
 

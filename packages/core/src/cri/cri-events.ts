@@ -3,7 +3,7 @@
  * CRI event types onto RuntimeContainerEvent kinds, the sandbox id from the event's podSandboxStatus.
  */
 import type { ContainerEventResponse__Output, ContainerEventType__Output } from './proto-types.ts';
-import type { RuntimeContainerEvent, RuntimeContainerEventKind, RuntimeEventSource } from './runtime-events.ts';
+import type { RuntimeContainerEvent, RuntimeContainerEventKind, RuntimeEventSource } from './runtime-event-types.ts';
 import { CriError, type CriClient } from './types.ts';
 
 const KIND: Record<ContainerEventType__Output, RuntimeContainerEventKind> = {

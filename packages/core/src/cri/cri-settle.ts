@@ -14,7 +14,7 @@
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { ContainerState__Output, PodSandboxState__Output } from './proto-types.ts';
-import type { RuntimeContainerEvent, RuntimeEventSource } from './runtime-events.ts';
+import type { RuntimeContainerEvent, RuntimeEventSource } from './runtime-event-types.ts';
 import { isNotFound, type CriClient } from './types.ts';
 
 export interface CriSettleOptions {

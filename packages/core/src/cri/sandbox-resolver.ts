@@ -2,7 +2,7 @@
  * Finds the pod sandbox of a container id through CRI (for event sources that carry bare ids, such as
  * containerd's task events). Cached; best effort: undefined when CRI does not (yet) know the id.
  */
-import type { RuntimeContainerEvent } from './runtime-events.ts';
+import type { RuntimeContainerEvent } from './runtime-event-types.ts';
 import type { CriClient } from './types.ts';
 
 export type SandboxResolver = (ev: RuntimeContainerEvent) => Promise<string | undefined>;

@@ -24,24 +24,8 @@ import type { MachineFacts, NodeImage, NodeStatusInput } from '../nodestatus/typ
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { ClusterStatus, NodeSummary } from './types.ts';
-import type { KubeletConfig, KubeletDeps } from './config.ts';
+import type { ApiServerConfig, KubeletConfig, KubeletDeps } from './config.ts';
 import type { PodWorkers } from './pod-workers.ts';
-
-export interface ApiServerConfig {
-  /** --register-node (default true). */
-  registerNode: boolean;
-  /** --node-ip. */
-  nodeIP?: string;
-  /** --node-labels. */
-  nodeLabels?: Record<string, string>;
-  /** The kubelet port advertised in status.daemonEndpoints. */
-  kubeletPort: number;
-  nodeStatusUpdateFrequencyMs?: number;
-  nodeStatusReportFrequencyMs?: number;
-  nodeLeaseDurationSeconds?: number;
-  /** Status syncer and mirror pod resync (10 s). */
-  resyncMs?: number;
-}
 
 export interface ApiServerWiringDeps {
   client: ApiClient;

@@ -14,8 +14,24 @@ import type { HostFs } from '../cm/types.ts';
 import type { DiskUsage } from '../stats/types.ts';
 import type { NodeStatsOptions } from './stats-options.ts';
 import type { ApiClient } from '../apiclient/types.ts';
-import type { ApiServerConfig } from './apiserver-wiring.ts';
 import type { EvictionWiringConfig } from './eviction-wiring.ts';
+
+/** API-server mode settings (apiserver-wiring.ts). */
+export interface ApiServerConfig {
+  /** --register-node (default true). */
+  registerNode: boolean;
+  /** --node-ip. */
+  nodeIP?: string;
+  /** --node-labels. */
+  nodeLabels?: Record<string, string>;
+  /** The kubelet port advertised in status.daemonEndpoints. */
+  kubeletPort: number;
+  nodeStatusUpdateFrequencyMs?: number;
+  nodeStatusReportFrequencyMs?: number;
+  nodeLeaseDurationSeconds?: number;
+  /** Status syncer and mirror pod resync (10 s). */
+  resyncMs?: number;
+}
 
 export interface KubeletDeps {
   /** API server client (--kubeconfig): with config.apiServer, the kubelet joins the cluster as a node. */

@@ -1,0 +1,18 @@
+/** @nodelet/core/events: the typed bus events (what the agent streams to the console). */
+export { InMemoryEventBus } from './bus.ts';
+export { eventMatches, eventPodRef } from './types.ts';
+export type {
+  EventBus,
+  EventFilter,
+  GcBusEvent,
+  K8sBusEvent,
+  NodeletEvent,
+  NodeletEventInput,
+  NodeletEventType,
+  PlegBusEvent,
+  PodConfigBusEvent,
+  PodStatusBusEvent,
+  PressureBusEvent,
+  ProbeBusEvent,
+  RuntimeBusEvent,
+} from './types.ts';

@@ -1,0 +1,14 @@
+/** @nodelet/core/eviction: eviction flag parsing (for the agent's config) and the eviction/GC API types. */
+export { parseMapFlag, parseThresholdConfig, parseThresholdValue } from './thresholds.ts';
+export type {
+  EvictionApi,
+  EvictionRecord,
+  GcApi,
+  GcPolicies,
+  GcResult,
+  PressureCondition,
+  PressureSample,
+  PressureState,
+  Signal,
+  SignalState,
+} from './types.ts';

@@ -1,0 +1,16 @@
+/** @nodelet/core/kubelet: build the kubelet (createKubelet) and the API it gives the agent's servers and streams. */
+export { createKubelet, Kubelet } from './kubelet.ts';
+export type { ApiServerConfig, KubeletConfig, KubeletDeps } from './config.ts';
+export type { EvictionWiringConfig } from './eviction-wiring.ts';
+export type {
+  ContainerLogOptions,
+  HealthCheck,
+  HealthReport,
+  KubeletApi,
+  LogsResult,
+  NodeSummary,
+  ProbesApi,
+  ProbeWorkerInfo,
+} from './types.ts';
+export type { CgroupStatus, MetricsPath, ProcessInfo, StatsApi, StatsContainer } from './stats-api.ts';
+export { nodeRuntimeFs } from './node-fs.ts';

@@ -1,0 +1,2 @@
+/** @nodelet/core/oom: OOM events as the OOM watcher reports them. */
+export type { OomEvent } from './types.ts';

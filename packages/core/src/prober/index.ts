@@ -1,0 +1,2 @@
+/** @nodelet/core/prober: probe result types. */
+export type { ProbeResult, ProbeType } from './types.ts';

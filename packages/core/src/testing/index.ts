@@ -1,0 +1,5 @@
+/** @nodelet/core/testing: test doubles for code built on @nodelet/core (injected clock, recording logger, API client). */
+export { FakeClock } from '../util/clock.ts';
+export { RecordingLogger } from '../util/logger.ts';
+export { FakeApiClient, fail, ok } from '../apiclient/testing/fake-client.ts';
+export { unexpectedLint } from '../metrics/promtool-exceptions.ts';
