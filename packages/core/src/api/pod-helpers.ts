@@ -70,11 +70,6 @@ export function getContainerStatus(statuses: V1ContainerStatus[] | undefined, na
   return statuses?.find((s) => s.name === name);
 }
 
-export function isPodTerminal(pod: V1Pod): boolean {
-  const p = pod.status?.phase;
-  return p === 'Succeeded' || p === 'Failed';
-}
-
 /** The name the kubelet gives a static pod: `<name>-<nodeName lowercased>`. */
 export function staticPodName(name: string, nodeName: string): string {
   return `${name}-${nodeName.toLowerCase()}`;
