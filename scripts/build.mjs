@@ -7,6 +7,8 @@
 // Workspace packages are bundled (resolved through their package.json `exports`); everything under node_modules
 // stays external and is loaded from there at run time. Files the code opens by `new URL('./x', import.meta.url)`
 // (the .proto files) are copied next to each bundle at the same relative path as next to their source file.
+// Source maps sit beside the bundles: `node --enable-source-maps dist/agent/main.js …` maps stack traces to the
+// sources (not on by default: it costs the daemon about 12 MiB RSS).
 // Writes dist/<app>/meta.json (esbuild's metafile: which module imports which, statically or by import()).
 // Also exports the build as a function for scripts/start.mjs (builds when dist/ is older than the sources).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

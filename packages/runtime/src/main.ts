@@ -1,5 +1,6 @@
 /**
- * nodelet-runtime daemon: `node --import tsx packages/runtime/src/main.ts --listen unix:///abs.sock --root DIR`.
+ * nodelet-runtime daemon: `node dist/runtime/main.js --listen unix:///abs.sock --root DIR` (after `npm run build`;
+ * from the source: `node --import tsx packages/runtime/src/main.ts …`).
  * The only file touching argv, signals and exit codes. Logs JSON lines on stderr.
  */
 import { resolve } from 'node:path';
