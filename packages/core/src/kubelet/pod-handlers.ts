@@ -286,7 +286,8 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
       w.updatePod({ updateType: 'kill', runningPod: rp });
     }
     if (c.podCgroups) {
-      const active = new Set([...desired, ...w.knownUids(), ...running.map((rp) => rp.uid)]);
+      // The kubelet's possiblyRunningPods: pods whose worker syncs or terminates them, and pods the runtime runs.
+      const active = new Set([...w.knownUids().filter((uid) => !w.shouldPodRuntimeBeRemoved(uid)), ...running.map((rp) => rp.uid)]);
       await c.podCgroups.cleanup(active).catch((err: unknown) => c.logger.warn('pod cgroup cleanup failed', { err: String(err) }));
     }
   }
