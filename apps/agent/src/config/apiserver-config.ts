@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import type { ApiServerConfig } from '@nodelet/core/kubelet';
-import type { FlagSpec } from './flag-specs.ts';
+import type { FlagSpec } from './flag-spec.ts';
 
 export interface ApiServerAgentConfig {
   /** --kubeconfig: join the cluster as a node. */
@@ -40,7 +40,7 @@ export const APISERVER_DEFAULTS: ApiServerAgentConfig = {
   nodeLeaseDurationSeconds: 40,
 };
 
-export const APISERVER_FLAG_SPECS: FlagSpec[] = [
+export const APISERVER_FLAG_SPECS: FlagSpec<keyof ApiServerAgentConfig>[] = [
   { name: 'kubeconfig', kind: 'string', key: 'kubeconfig', help: 'kubeconfig for the API server (client certificate or token, CA): join the cluster as a node. Without it nodelet runs standalone.' },
   { name: 'register-node', kind: 'bool', key: 'registerNode', help: 'Register the node with the API server.', defaultText: 'true' },
   { name: 'node-ip', kind: 'string', key: 'nodeIP', help: 'The node\'s InternalIP address.', defaultText: 'the first non-loopback IPv4 address' },

@@ -4,7 +4,7 @@
  */
 import { parseMapFlag, parseThresholdConfig, parseThresholdValue } from '@nodelet/core/eviction/thresholds.ts';
 import type { EvictionWiringConfig } from '@nodelet/core/kubelet/eviction-wiring.ts';
-import type { FlagSpec } from './flag-specs.ts';
+import type { FlagSpec } from './flag-spec.ts';
 
 export interface EvictionAgentConfig {
   /** undefined: the kubelet's Linux defaults (memory.available<100Mi, nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%). */
@@ -43,7 +43,7 @@ export const EVICTION_DEFAULTS: EvictionAgentConfig = {
   minimumContainerTtlMs: 0,
 };
 
-export const EVICTION_FLAG_SPECS: FlagSpec[] = [
+export const EVICTION_FLAG_SPECS: FlagSpec<keyof EvictionAgentConfig>[] = [
   { name: 'eviction-hard', kind: 'map<', key: 'evictionHard', help: 'Hard eviction thresholds, e.g. memory.available<1Gi,nodefs.available<10%.', defaultText: 'imagefs.available<15%,memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%' },
   { name: 'eviction-soft', kind: 'map<', key: 'evictionSoft', help: 'Soft eviction thresholds (need --eviction-soft-grace-period), e.g. memory.available<1.5Gi.' },
   { name: 'eviction-soft-grace-period', kind: 'map=', key: 'evictionSoftGracePeriod', help: 'Grace periods of the soft thresholds, e.g. memory.available=1m30s.' },

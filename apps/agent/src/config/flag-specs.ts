@@ -2,20 +2,11 @@
 import type { PartialSettings } from './types.ts';
 import { EVICTION_FLAG_SPECS } from './eviction-config.ts';
 import { APISERVER_FLAG_SPECS } from './apiserver-config.ts';
+import type { FlagSpec as AnyFlagSpec } from './flag-spec.ts';
 import { HTTP_FLAG_SPECS } from './http-config.ts';
 
-/** 'map<' / 'map=': the kubelet's map flags ("a<b,c<d", "a=b,c=d"). */
-export type FlagKind = 'string' | 'bool' | 'int' | 'duration' | 'map<' | 'map=';
-
-export interface FlagSpec {
-  name: string;
-  kind: FlagKind;
-  /** The settings field this flag sets (absent: handled by the parser itself, like --config). */
-  key?: keyof PartialSettings;
-  help: string;
-  /** Shown in --help. */
-  defaultText?: string;
-}
+/** A flag that sets one of the agent's settings. */
+export type FlagSpec = AnyFlagSpec<keyof PartialSettings>;
 
 export const FLAG_SPECS: FlagSpec[] = [
   { name: 'config', kind: 'string', help: 'Path to a KubeletConfiguration (kubelet.config.k8s.io/v1beta1) YAML file. Flags override it.' },

@@ -3,7 +3,7 @@
  * the console token file (standalone sign-in with a bearer token on 10250) and the per-listener connection limits
  * (cap on concurrent connections, header timeout, keep-alive idle timeout).
  */
-import type { FlagSpec } from './flag-specs.ts';
+import type { FlagSpec } from './flag-spec.ts';
 
 export interface HttpAgentConfig {
   /** --console-token-file; '' until merged, then <root-dir>/console.token unless given. */
@@ -25,7 +25,7 @@ export const HTTP_DEFAULTS: HttpAgentConfig = {
 
 export const CONSOLE_TOKEN_FILE_NAME = 'console.token';
 
-export const HTTP_FLAG_SPECS: FlagSpec[] = [
+export const HTTP_FLAG_SPECS: FlagSpec<keyof HttpAgentConfig>[] = [
   { name: 'console-token-file', kind: 'string', key: 'consoleTokenFile', help: '(nodelet) Console sign-in token: "Authorization: Bearer <token>" on the kubelet port authenticates as nodelet:console-admin (system:masters). Created (0600) if missing.', defaultText: '<root-dir>/console.token' },
   { name: 'http-max-connections', kind: 'int', key: 'httpMaxConnections', help: '(nodelet) Concurrent connections per listener (kubelet, read-only, healthz); further connections are closed at once.', defaultText: String(HTTP_DEFAULTS.httpMaxConnections) },
   { name: 'http-header-timeout', kind: 'duration', key: 'httpHeaderTimeoutMs', help: '(nodelet) Time for a connection to complete the TLS handshake and send its request headers.', defaultText: '10s' },
