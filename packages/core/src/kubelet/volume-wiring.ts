@@ -2,8 +2,8 @@
  * Wires the volume manager with the configMap / secret managers (get + TTL over the API client) and the
  * token manager, and runs their housekeeping: orphaned pod dirs are torn down every housekeeping period once
  * all pod sources are ready (so a restarted agent does not drop the volumes of pods it has not heard of yet):
- * dirs of pods with nothing running whose content the pod workers say may go (terminated and deleted, evicted,
- * or unknown to them); expired tokens are dropped every minute.
+ * dirs of pods with nothing running whose runtime and content the pod workers say may go (terminated, and
+ * deleted or evicted; or unknown to them); expired tokens are dropped every minute.
  * Only on a real host (deps.hostFs): unit-test kubelets with fake runtimes get no volume manager.
  */
 import { userInfo } from 'node:os';
@@ -20,8 +20,11 @@ import type { PodStateProvider } from './pod-state-provider.ts';
 
 export interface VolumeWiringParts {
   sink: EventSink;
-  /** The pod workers: a pod's dirs go once its content may be removed (terminated and deleted, evicted, unknown). */
-  podState: () => Pick<PodStateProvider, 'shouldPodContentBeRemoved'>;
+  /**
+   * The pod workers: a pod's dirs go once its runtime and its content may be removed (the volume manager's
+   * desired-state populator: terminated, and deleted or evicted; or unknown to them).
+   */
+  podState: () => Pick<PodStateProvider, 'shouldPodRuntimeBeRemoved' | 'shouldPodContentBeRemoved'>;
   /** UIDs of pods with running containers or sandboxes. */
   runningUids: () => Promise<Set<string>>;
   /** Every pod source has delivered its pods: before that, no pod dir counts as orphaned. */
@@ -89,8 +92,13 @@ export class VolumeWiring {
       return;
     }
     await this.manager
-      .cleanupOrphans((uid) => running.has(uid) || !this.parts.podState().shouldPodContentBeRemoved(uid))
+      .cleanupOrphans((uid) => running.has(uid) || !this.removable(uid))
       .catch((err: unknown) => this.deps.logger.warn('volume cleanup failed', { err: String(err) }));
+  }
+
+  private removable(uid: string): boolean {
+    const s = this.parts.podState();
+    return s.shouldPodRuntimeBeRemoved(uid) && s.shouldPodContentBeRemoved(uid);
   }
 }
 
