@@ -4,9 +4,7 @@
  * Keep the union discriminated on `type`; consumers switch exhaustively.
  */
 import type { V1PodStatus } from '@kubernetes/client-node';
-import type { ProbeBusEvent } from '../prober/bus-events.ts';
-
-export type { ProbeBusEvent } from '../prober/bus-events.ts';
+import type { ProbeResult, ProbeType } from '../prober/result-types.ts';
 
 export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'PodSync' | 'ContainerChanged';
 
@@ -105,6 +103,25 @@ export interface GcBusEvent {
   removed: string[];
   freedBytes: number;
   errors: string[];
+}
+
+/** A probe run: published on every change of a worker's run result and, when asked, on every run (rate-limited). */
+export interface ProbeBusEvent {
+  type: 'probe';
+  seq: number;
+  time: string;
+  pod: PodRef;
+  container: string;
+  probeType: ProbeType;
+  /** This run's result. */
+  result: ProbeResult;
+  /** The previous run's result (absent on the first run of a container). */
+  previous?: ProbeResult;
+  /** Probe output or failure reason (exec output, HTTP failure text, connection error ...). */
+  output?: string;
+  latencyMs: number;
+  /** The worker's cached result after threshold counting (what drives ready / kills). */
+  effective?: ProbeResult;
 }
 
 export type NodeletEvent =

@@ -6,13 +6,16 @@
  * - ProbeStatusProvider: the pod's latest V1PodStatus (the status manager's getPodStatus satisfies it).
  * - ProbeStatusSink: readiness/startup flips (the status manager's setContainerReadiness/Startup satisfy it).
  * - ProbeRunner: exec (CRI ExecSync), http, tcp, grpc; real implementations in runners/.
- * - ProbeBusPublisher: the event bus (ProbeBusEvent, see bus-events.ts).
+ * - ProbeBusPublisher: the event bus (ProbeBusEvent, in events/types.ts).
  */
 import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import type { ProbeBusEventInput } from './bus-events.ts';
+import type { ProbeBusEvent } from '../events/types.ts';
+import type { ProbeResult, ProbeType } from './result-types.ts';
 
-export type ProbeType = 'liveness' | 'readiness' | 'startup';
-export type ProbeResult = 'success' | 'failure' | 'unknown';
+export type { ProbeResult, ProbeType } from './result-types.ts';
+
+/** A probe event as the prober publishes it (the bus adds seq and, when absent, time). */
+export type ProbeBusEventInput = Omit<ProbeBusEvent, 'seq' | 'time'> & { time?: string };
 
 /** What a runner reports: the kubelet's probe.Result (Warning = success with a warning event). */
 export type RunStatus = 'success' | 'warning' | 'failure' | 'unknown';

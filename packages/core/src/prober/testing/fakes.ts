@@ -1,8 +1,8 @@
 /** Recording fakes for the prober's seams: runner (scripted per exec command), status, sink, bus. */
 import type { V1Container, V1Pod, V1PodStatus, V1Probe } from '@kubernetes/client-node';
-import type { ProbeBusEventInput } from '../bus-events.ts';
 import type {
   HttpProbeRequest,
+  ProbeBusEventInput,
   ProbeBusPublisher,
   ProbeRunner,
   ProbeStatusProvider,
