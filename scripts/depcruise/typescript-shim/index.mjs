@@ -5,8 +5,8 @@
 import { transformSync } from 'esbuild';
 import shim from './package.json' with { type: 'json' };
 
-const TYPE_IMPORT = /^(\s*)import\s+type\s+(?=[{*\w])/gm;
-const TYPE_REEXPORT = /^(\s*)export\s+type\s+(?=[{*])/gm;
+const TYPE_IMPORT = /(^|[\s;])import\s+type\s+(?=[{*]|[A-Za-z_$][\w$]*\s+from\s*['"])/g;
+const TYPE_REEXPORT = /(^|[\s;])export\s+type\s+(?=[{*])/g;
 
 export function transpileModule(source, options = {}) {
   const jsx = Boolean(options.compilerOptions?.jsx);
