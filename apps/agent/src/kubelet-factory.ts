@@ -68,6 +68,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     kubeletVersion: KUBELET_VERSION,
     ...(c.kubeconfig ? { apiServer: coreApiServerConfig(c, c.port) } : {}),
     ...(c.nodeLabels ? { nodeLabels: c.nodeLabels } : {}),
+    ...(c.allowedUnsafeSysctls ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
   };
 }
 

@@ -5,7 +5,7 @@ import type { ConfigResult, PartialSettings } from './types.ts';
 import { EVICTION_FILE_FIELDS } from './eviction-config.ts';
 import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
 
-type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map';
+type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings';
 
 interface FieldSpec {
   path: string;
@@ -35,6 +35,7 @@ const FIELDS: FieldSpec[] = [
   { path: 'containerRuntimeEndpoint', key: 'containerRuntimeEndpoint', kind: 'string' },
   { path: 'podLogsDir', key: 'podLogsDir', kind: 'string' },
   { path: 'maxPods', key: 'maxPods', kind: 'int' },
+  { path: 'allowedUnsafeSysctls', key: 'allowedUnsafeSysctls', kind: 'strings' },
   { path: 'cgroupRoot', key: 'cgroupRoot', kind: 'string' },
   { path: 'cgroupsPerQOS', key: 'cgroupsPerQOS', kind: 'bool' },
   { path: 'syncFrequency', key: 'syncFrequencyMs', kind: 'duration' },
@@ -108,6 +109,8 @@ function convert(spec: FieldSpec, v: unknown): { ok: true; value: unknown } | { 
       const d = parseDuration(v);
       return d.ok ? { ok: true, value: d.ms } : { ok: false, reason: `${spec.path}: ${d.reason}` };
     }
+    case 'strings':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string') ? { ok: true, value: [...v] } : bad('a list of strings');
     case 'map':
       return isObject(v) && Object.values(v).every((x) => typeof x === 'string') ? { ok: true, value: { ...v } } : bad('a map of strings');
   }

@@ -27,6 +27,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   { name: 'tls-cert-file', kind: 'string', key: 'tlsCertFile', help: 'Serving certificate. Default: <root-dir>/pki/kubelet.crt, generated.' },
   { name: 'tls-private-key-file', kind: 'string', key: 'tlsPrivateKeyFile', help: 'Serving key. Default: <root-dir>/pki/kubelet.key, generated.' },
   { name: 'max-pods', kind: 'int', key: 'maxPods', help: 'Maximum number of pods.', defaultText: '110' },
+  { name: 'allowed-unsafe-sysctls', kind: 'strings', key: 'allowedUnsafeSysctls', help: 'Comma-separated unsafe sysctls or patterns (ending in *) pods may set; others are refused (SysctlForbidden).' },
   { name: 'sync-frequency', kind: 'duration', key: 'syncFrequencyMs', help: 'Max period between pod syncs.', defaultText: '1m0s' },
   { name: 'file-check-frequency', kind: 'duration', key: 'fileCheckFrequencyMs', help: 'How often the manifest path is checked.', defaultText: '20s' },
   { name: 'http-check-frequency', kind: 'duration', key: 'httpCheckFrequencyMs', help: 'How often the manifest URL is checked.', defaultText: '20s' },
@@ -48,7 +49,7 @@ export const FLAG_SPECS: FlagSpec[] = [
 export function helpText(program: string): string {
   const lines = [`Usage: ${program} [flags]`, '', 'Flags (the kubelet\'s names; flags override --config):'];
   for (const f of FLAG_SPECS) {
-    const arg = f.kind === 'bool' ? '' : f.kind === 'duration' ? ' duration' : f.kind === 'int' ? ' int' : f.kind.startsWith('map') ? ' mapStringString' : ' string';
+    const arg = f.kind === 'bool' ? '' : f.kind === 'duration' ? ' duration' : f.kind === 'int' ? ' int' : f.kind.startsWith('map') ? ' mapStringString' : f.kind === 'strings' ? ' strings' : ' string';
     const def = f.defaultText ? ` (default ${f.defaultText})` : '';
     lines.push(`  --${f.name}${arg}`.padEnd(42) + ` ${f.help}${def}`);
   }

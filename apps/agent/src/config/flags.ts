@@ -78,6 +78,8 @@ function convert(spec: FlagSpec, raw: string | undefined): { ok: true; value: un
     }
     case 'string':
       return { ok: true, value: raw ?? '' };
+    case 'strings':
+      return { ok: true, value: (raw ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '') };
     case 'map<':
     case 'map=': {
       const m = parseMapFlagValue(raw ?? '', spec.kind === 'map<' ? '<' : '=');

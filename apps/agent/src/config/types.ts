@@ -28,6 +28,8 @@ export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, 
   tlsPrivateKeyFile?: string;
   podLogsDir: string;
   maxPods: number;
+  /** allowedUnsafeSysctls / --allowed-unsafe-sysctls: besides the safe sysctls. */
+  allowedUnsafeSysctls?: string[];
   syncFrequencyMs: number;
   fileCheckFrequencyMs: number;
   httpCheckFrequencyMs: number;

@@ -4,6 +4,7 @@ import type { AgentConfig } from './types.ts';
 import { validateEviction } from './eviction-config.ts';
 import { validateApiServer } from './apiserver-config.ts';
 import { validateHttp } from './http-config.ts';
+import { createSysctlAllowlist } from '@nodelet/core/kubelet';
 
 export function validateConfig(c: AgentConfig): string | undefined {
   const checks: Array<() => string | undefined> = [
@@ -19,6 +20,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => validateHttp(c),
     () => (Boolean(c.tlsCertFile) !== Boolean(c.tlsPrivateKeyFile) ? 'tlsCertFile and tlsPrivateKeyFile must be given together' : undefined),
     () => (c.maxPods >= 0 ? undefined : `maxPods: must be >= 0, got ${c.maxPods}`),
+    () => sysctlCheck(c.allowedUnsafeSysctls),
     () => (c.nodeName.length > 0 ? undefined : 'node name must not be empty'),
     () => endpointCheck(c.containerRuntimeEndpoint),
     () => urlCheck(c.manifestUrl),
@@ -65,4 +67,9 @@ function urlCheck(u: string | undefined): string | undefined {
     // fallthrough
   }
   return `staticPodURL: "${u}" is not an http(s) URL`;
+}
+
+function sysctlCheck(allowed: string[] | undefined): string | undefined {
+  const r = createSysctlAllowlist(allowed ?? []);
+  return r.ok ? undefined : `allowedUnsafeSysctls: ${r.reason}`;
 }

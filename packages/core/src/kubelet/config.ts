@@ -104,6 +104,8 @@ export interface KubeletConfig {
   runtimeStatusPeriodMs?: number;
   /** Extra node labels for admission (kubernetes.io/hostname and kubernetes.io/os are always set). */
   nodeLabels?: Record<string, string>;
+  /** --allowed-unsafe-sysctls: unsafe sysctls (or patterns ending in `*`) pods may set besides the safe ones. */
+  allowedUnsafeSysctls?: string[];
   /** Node allocatable for admission; unlimited when unknown. */
   allocatable?: { cpuMilli: number; memoryBytes: number };
   /** Put sandboxes under /kubepods[/<qos>]/pod<uid> (default true); false = the runtime's default cgroup. */

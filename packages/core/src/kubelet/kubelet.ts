@@ -10,7 +10,7 @@ import { MergedPodConfig } from '../config/pod-config.ts';
 import type { PodSource } from '../config/types.ts';
 import { BasicPodManager } from '../pod/basic-pod-manager.ts';
 import { BasicStatusManager } from '../status/status-manager.ts';
-import { admit } from '../lifecycle/admit.ts';
+import { admitHandlers, createAdmitter } from '../lifecycle/admit.ts';
 import type { AdmitNode } from '../lifecycle/types.ts';
 import { StatusCache } from '../container/cache.ts';
 import type { GenericPleg } from '../pleg/generic-pleg.ts';
@@ -156,7 +156,7 @@ export class Kubelet implements KubeletApi {
       statusManager: this.statusManager,
       recorder: this.recorder,
       reasons: new ReasonCache(),
-      admit,
+      admit: createAdmitter(handlersOrThrow(config.allowedUnsafeSysctls)),
       node: () => this.admitNode(),
       workers: () => this.workers,
       activePods: () => this.activePods.list(),
@@ -304,4 +304,11 @@ export class Kubelet implements KubeletApi {
 
 export function createKubelet(deps: KubeletDeps, config: KubeletConfig): Kubelet {
   return new Kubelet(deps, config);
+}
+
+/** The admit handlers; a bad --allowed-unsafe-sysctls entry stops the kubelet as NewAllowlist's error does. */
+function handlersOrThrow(allowedUnsafeSysctls: readonly string[] | undefined) {
+  const h = admitHandlers(allowedUnsafeSysctls);
+  if (!h.ok) throw new Error(h.reason);
+  return h.handlers;
 }

@@ -152,6 +152,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
       const verdict = c.admit(pod, active, c.node());
       if (!verdict.admit) {
         this.rejected.add(uidOf(pod));
+        c.logger.info('Pod admission denied', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, podUID: uidOf(pod), reason: verdict.reason, message: verdict.message });
         c.recorder.event(podRef(pod), 'Warning', verdict.reason, verdict.message);
         c.statusManager.setPodStatus(pod, rejectedPodStatus(pod, verdict.reason, verdict.message));
         continue;

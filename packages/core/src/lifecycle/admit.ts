@@ -1,11 +1,21 @@
-/** Runs admit handlers in order (eviction first, then predicates, as the kubelet registers them). */
+/** Runs admit handlers in order (eviction, sysctls, then predicates, as the kubelet registers them). */
 import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { getPodQOS } from '../api/qos.ts';
 import { evictionAdmitHandler } from './eviction-admit.ts';
 import { predicateAdmitHandler, UnexpectedAdmissionError } from './predicate-admit.ts';
+import { createSysctlAllowlist } from './sysctl-admit.ts';
 import type { AdmitNode, Admitter, PodAdmitHandler, PodAdmitResult } from './types.ts';
 
-export const DEFAULT_ADMIT_HANDLERS: readonly PodAdmitHandler[] = [evictionAdmitHandler, predicateAdmitHandler];
+/** The handlers with the sysctl allowlist of safe + `allowedUnsafeSysctls` (an invalid pattern: the error). */
+export function admitHandlers(allowedUnsafeSysctls: readonly string[] = []): { ok: true; handlers: PodAdmitHandler[] } | { ok: false; reason: string } {
+  const sysctls = createSysctlAllowlist(allowedUnsafeSysctls);
+  if (!sysctls.ok) return sysctls;
+  return { ok: true, handlers: [evictionAdmitHandler, sysctls.handler, predicateAdmitHandler] };
+}
+
+const defaults = admitHandlers();
+if (!defaults.ok) throw new Error(defaults.reason); // the safe list is ours: a bad entry is a bug
+export const DEFAULT_ADMIT_HANDLERS: readonly PodAdmitHandler[] = defaults.handlers;
 
 export function createAdmitter(handlers: readonly PodAdmitHandler[] = DEFAULT_ADMIT_HANDLERS): Admitter {
   return (pod: V1Pod, activePods: V1Pod[], node: AdmitNode): PodAdmitResult => {

@@ -12,6 +12,33 @@ import type { AdmitNode, PodAdmitAttributes, PodAdmitHandler, PodAdmitResult } f
 export const UnexpectedAdmissionError = 'UnexpectedAdmissionError';
 export const NodeAffinityReason = 'NodeAffinity';
 export const TaintTolerationReason = 'TaintToleration';
+export const PodOSSelectorNodeLabelDoesNotMatch = 'PodOSSelectorNodeLabelDoesNotMatch';
+export const PodOSNotSupported = 'PodOSNotSupported';
+/** The kubelet compares with runtime.GOOS; Nodelet runs on Linux only. */
+const NODE_OS = 'linux';
+const OS_LABEL = 'kubernetes.io/os';
+
+/**
+ * The kubelet's OS checks (predicate.go rejectPodAdmissionBasedOnOSSelector / ...OSField), run before the
+ * others: a pod labelled kubernetes.io/os must match the node's label (the node OS when the label is absent or
+ * wrong), and spec.os.name, when set, must be the node OS.
+ */
+function osMismatch(pod: V1Pod): PodAdmitResult | undefined {
+  const podOS = pod.metadata?.labels?.[OS_LABEL];
+  // The node's label is set to the node OS when absent or different, so the comparison is with the node OS.
+  if (podOS !== undefined && podOS !== NODE_OS) {
+    return {
+      admit: false,
+      reason: PodOSSelectorNodeLabelDoesNotMatch,
+      message: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label",
+    };
+  }
+  const osName = pod.spec?.os?.name;
+  if (osName !== undefined && osName !== NODE_OS) {
+    return { admit: false, reason: PodOSNotSupported, message: "Failed to admit pod as the OS field doesn't match node OS" };
+  }
+  return undefined;
+}
 
 function insufficient(resource: string, requested: number, used: number, capacity: number): PodAdmitResult {
   return {
@@ -64,6 +91,8 @@ function untoleratedTaint(pod: V1Pod, node: AdmitNode): string | undefined {
 export function admitPredicates(attrs: PodAdmitAttributes): PodAdmitResult {
   const { pod, otherPods, node } = attrs;
   if (!pod.spec || !pod.metadata?.name) return unexpected('pod has no spec or name');
+  const os = osMismatch(pod);
+  if (os) return os;
   const aff = podMatchesNodeAffinity(pod, node.labels, node.name);
   if (!aff.ok) return unexpected(aff.reason);
   if (!aff.matches) {
