@@ -83,6 +83,15 @@ describe('stream upgrades on the kubelet port', () => {
     assert.deepEqual(calls, ['exec c-nginx echo hi stdin=false stdout=true']);
   });
 
+  // What kube-apiserver forwards for pods/exec (strategy.go streamParams): input / output / error = 1.
+  it('exec with the API server\'s parameter names (input, output, error)', async () => {
+    calls.length = 0;
+    const s = await openChannelSession(`${base}/exec/default/web/nginx?command=cat&input=1&output=1&error=1`, ['v4.channel.k8s.io'], consoleTls());
+    assert.equal(await s.closed, 1000);
+    assert.equal(s.text(STDOUT), 'ran cat');
+    assert.deepEqual(calls, ['exec c-nginx cat stdin=true stdout=true']);
+  });
+
   it('portForward resolves the pod sandbox and passes the client query on', async () => {
     calls.length = 0;
     const s = await openChannelSession(`${base}/portForward/default/web?port=8080`, ['portforward.k8s.io'], consoleTls());
@@ -96,6 +105,8 @@ describe('stream upgrades on the kubelet port', () => {
     ['unknown pod', '/exec/default/nope/nginx?command=true&stdout=1', true, /404 pod does not exist/],
     ['container not running', '/exec/default/web/stopped?command=true&stdout=1', true, /404 container stopped is not valid/],
     ['no command', '/exec/default/web/nginx?stdout=1', true, /400 you must specify at least 1 command/],
+    ['no stream asked for', '/exec/default/web/nginx?command=true', true, /400 you must specify at least 1 of stdin, stdout, stderr/],
+    ['no stream asked for (attach)', '/attach/default/nope/nginx?tty=1&error=1', true, /400 you must specify at least 1 of stdin, stdout, stderr/],
     ['wrong uid', '/portForward/default/web/other-uid', true, /404/],
     ['unknown upgrade path', '/nope', true, /404/],
   ];

@@ -81,7 +81,7 @@ test('pods/exec and pods/portforward upgrades reach the kubelet with the kubelet
   });
   assert.equal(status.status, 'Success');
   assert.equal(out.text(), 'out:echo hi');
-  assert.equal(kubelet.calls[0], '/exec/default/web/app?stdout=1&command=echo&command=hi cn=kube-apiserver-kubelet-client proto=v5.channel.k8s.io');
+  assert.equal(kubelet.calls[0], '/exec/default/web/app?output=1&command=echo&command=hi cn=kube-apiserver-kubelet-client proto=v5.channel.k8s.io');
 
   const pf = sink();
   const input = new PassThrough();
@@ -115,6 +115,6 @@ test('SPDY/3.1 upgrades pass through: method, every offered X-Stream-Protocol-Ve
   exec.socket.destroy();
   assert.deepEqual(kubelet.calls, [
     'POST /portForward/default/web cn=kube-apiserver-kubelet-client spdy=portforward.k8s.io',
-    'POST /exec/default/web/app?stdout=1&command=ls cn=kube-apiserver-kubelet-client spdy=v4.channel.k8s.io|v3.channel.k8s.io',
+    'POST /exec/default/web/app?output=1&command=ls cn=kube-apiserver-kubelet-client spdy=v4.channel.k8s.io|v3.channel.k8s.io',
   ]);
 });

@@ -36,6 +36,7 @@ export function serveUpgrades(server: http.Server, handler: http.RequestListener
   });
 }
 
+const KUBELET_STREAM_PARAMS = [['stdin', 'input'], ['stdout', 'output'], ['stderr', 'error'], ['tty', 'tty']] as const;
 const flag = (q: URLSearchParams, k: string) => ['1', 'true'].includes((q.get(k) ?? '').toLowerCase());
 
 export function kubeletStreamLocation(reg: Registry, cfg: KubeletClientConfig, sub: string, ns: string, name: string, url: URL): URL {
@@ -49,7 +50,9 @@ export function kubeletStreamLocation(reg: Registry, cfg: KubeletClientConfig, s
   }
   const container = pickContainer(pod, q.get('container'));
   loc.pathname = `/${sub}/${encodeURIComponent(ns)}/${encodeURIComponent(name)}/${encodeURIComponent(container)}`;
-  for (const k of ['stdin', 'stdout', 'stderr', 'tty']) if (flag(q, k)) loc.searchParams.set(k, '1');
+  // As kube-apiserver's streamParams (pkg/registry/core/pod/strategy.go): PodExecOptions' stdin / stdout / stderr
+  // reach the kubelet as its own names input / output / error (api.ExecStdinParam ...), each "1".
+  for (const [k, kubeletName] of KUBELET_STREAM_PARAMS) if (flag(q, k)) loc.searchParams.set(kubeletName, '1');
   if (sub === 'exec') {
     const cmd = q.getAll('command');
     if (cmd.length === 0) throw errors.badRequest('you must specify at least 1 command');

@@ -57,6 +57,21 @@ export function failureStatus(message: string): V1StatusBody {
   return { metadata: {}, status: 'Failure', message };
 }
 
+/** channel.k8s.io = 1, v2.channel.k8s.io = 2, ... */
+export function protocolVersion(protocol: string): number {
+  const m = /^v(\d+)\.channel\.k8s\.io$/.exec(protocol);
+  return m ? Number(m[1]) : 1;
+}
+
+/**
+ * What goes on the error channel / stream for a final status in `protocol` (empty: nothing), as the kubelet's
+ * v4WriteStatusFunc (v4 and v5: the Status JSON) and v1WriteStatusFunc (older: the error text, nothing on success).
+ */
+export function errorStreamBody(protocol: string, status: V1StatusBody): string {
+  if (protocolVersion(protocol) >= 4) return JSON.stringify(status);
+  return status.status === 'Success' ? '' : (status.message ?? 'error');
+}
+
 /** Port-forward channel opener: the port as uint16 little-endian. */
 export function portPrefix(port: number): Buffer {
   const b = Buffer.alloc(2);

@@ -3,7 +3,7 @@
  * (v5/v4/channel.k8s.io) or SPDY/3.1 streams (v4..channel.k8s.io, one stream per `streamType`).
  */
 import type { WebSocket } from 'ws';
-import { CLOSE, ERROR, frame, RESIZE, STDERR, STDIN, STDOUT, unframe, type V1StatusBody } from './channel-protocol.ts';
+import { CLOSE, ERROR, errorStreamBody, frame, RESIZE, STDERR, STDIN, STDOUT, unframe, type V1StatusBody } from './channel-protocol.ts';
 
 export interface TermSize {
   width: number;
@@ -65,7 +65,10 @@ export function wsExecIo(ws: WebSocket, want: { stdout: boolean; stderr: boolean
     finish(status) {
       finished = true;
       if (ws.readyState !== ws.OPEN) return;
-      ws.send(frame(ERROR, JSON.stringify(status)), () => ws.close(1000));
+      // channel.k8s.io (v1) says nothing on success; v4 / v5 send the Status JSON.
+      const body = errorStreamBody(ws.protocol, status);
+      if (body === '') ws.close(1000);
+      else ws.send(frame(ERROR, body), () => ws.close(1000));
     },
   };
 }

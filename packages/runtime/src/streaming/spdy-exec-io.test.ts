@@ -1,9 +1,9 @@
 /** Exec / attach over SPDY: which streams a protocol expects, what the error stream carries, resize messages. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { exitStatus, failureStatus } from './channel-protocol.ts';
+import { errorStreamBody, exitStatus, failureStatus } from './channel-protocol.ts';
 import { parseResize } from './exec-io.ts';
-import { errorStreamBody, expectedStreams, StreamCollector } from './spdy-exec-io.ts';
+import { expectedStreams, StreamCollector } from './spdy-exec-io.ts';
 
 const io = (o: Partial<{ stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean }>) => ({ stdin: false, stdout: false, stderr: false, tty: false, ...o });
 

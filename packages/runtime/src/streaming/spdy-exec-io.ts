@@ -5,7 +5,7 @@
  * end the status goes on the error stream (v4: a v1 Status JSON; older versions: the error text, nothing on
  * success), the streams are closed and the connection is closed.
  */
-import type { V1StatusBody } from './channel-protocol.ts';
+import { errorStreamBody, protocolVersion } from './channel-protocol.ts';
 import { parseResize, type ExecIo } from './exec-io.ts';
 import type { SpdyConnection, SpdyStream } from './spdy/connection.ts';
 
@@ -22,18 +22,6 @@ export function expectedStreams(protocol: string, io: { stdin: boolean; stdout: 
     ...(io.stderr && !io.tty ? ['stderr' as const] : []),
     ...(io.tty && v >= 3 ? ['resize' as const] : []),
   ];
-}
-
-/** channel.k8s.io = 1, v2.channel.k8s.io = 2, ... */
-export function protocolVersion(protocol: string): number {
-  const m = /^v(\d+)\.channel\.k8s\.io$/.exec(protocol);
-  return m ? Number(m[1]) : 1;
-}
-
-/** What goes on the error stream for a final status in `protocol` (empty: nothing). */
-export function errorStreamBody(protocol: string, status: V1StatusBody): string {
-  if (protocolVersion(protocol) >= 4) return JSON.stringify(status);
-  return status.status === 'Success' ? '' : (status.message ?? 'error');
 }
 
 /** Collects streams as the connection reports them; resolves once every expected one is open. */

@@ -46,6 +46,24 @@ test('Exec: stdout, stderr and the exit code in the Status on the error channel'
   }
 });
 
+// Upstream "[sig-node] Pods should support remote command execution over websockets" speaks channel.k8s.io
+// and fails on any message with data on a channel other than stdout: v1 sends no Status on success
+// (the kubelet's v1WriteStatusFunc), only the error text on failure.
+test('Exec over channel.k8s.io (v1): nothing on the error channel on success, the message on failure', async () => {
+  const run = async (script: string) => {
+    const { url } = await h.rt.Exec({ containerId: container, cmd: ['sh', '-c', script], stdout: true, stderr: true });
+    const s = await openChannelSession(ws(url), ['channel.k8s.io']);
+    assert.equal(s.protocol, 'channel.k8s.io');
+    assert.equal(await s.closed, 1000);
+    return s;
+  };
+  const ok = await run('echo remote execution test');
+  assert.equal(ok.text(STDOUT), 'remote execution test\n');
+  assert.equal(ok.channels.has(ERROR), false, `error channel: ${ok.text(ERROR)}`);
+  const bad = await run('exit 3');
+  assert.match(bad.text(ERROR), /^command terminated with non-zero exit code: .*exit code 3$/);
+});
+
 test('Exec with stdin: v5 close of channel 0 ends the input', async () => {
   const { url } = await h.rt.Exec({ containerId: container, cmd: ['cat'], stdin: true, stdout: true });
   const s = await openChannelSession(ws(url), ['v5.channel.k8s.io']);

@@ -12,6 +12,7 @@ import type { Logger } from '@nodelet/core/util/logger.ts';
 import type { CriStreams, StreamUrl } from './cri-streams.ts';
 import { decodeSegments, redactPaths } from '../http-util.ts';
 import { proxyUpgrade, rejectUpgrade } from './proxy-upgrade.ts';
+import { streamOptions } from './stream-options.ts';
 
 export type StreamPath =
   | { kind: 'exec' | 'attach'; namespace: string; pod: string; uid?: string; container: string }
@@ -34,10 +35,11 @@ export function parseStreamPath(path: string): StreamPath | undefined {
   return undefined;
 }
 
-const flag = (q: URLSearchParams, name: string) => ['1', 'true'].includes((q.get(name) ?? '').toLowerCase());
-
 /** Resolve the request to a runtime streaming URL (with the client's query when the URL has none). */
 export async function resolveStream(p: StreamPath, query: URLSearchParams, kubelet: KubeletApi, cri: CriStreams): Promise<StreamUrl> {
+  // As the kubelet's getExec / getAttach: the stream options are checked before the pod is looked up.
+  const wanted = p.kind === 'portForward' ? undefined : streamOptions(query);
+  if (wanted && !wanted.ok) return { ok: false, status: 400, reason: wanted.reason };
   const pod = kubelet.getPod(p.namespace, p.pod);
   if (!pod || (p.uid && pod.metadata?.uid !== p.uid)) return { ok: false, status: 404, reason: `pod does not exist` };
   if (p.kind === 'portForward') {
@@ -47,7 +49,7 @@ export async function resolveStream(p: StreamPath, query: URLSearchParams, kubel
   }
   const containerId = runningContainerId(pod, p.container);
   if (!containerId) return { ok: false, status: 404, reason: `container ${p.container} is not valid for pod ${p.pod}` };
-  const io = { containerId, tty: flag(query, 'tty'), stdin: flag(query, 'stdin'), stdout: flag(query, 'stdout'), stderr: flag(query, 'stderr') };
+  const io = { containerId, ...wanted!.opts };
   if (p.kind === 'attach') return cri.attach(io);
   const cmd = query.getAll('command');
   if (cmd.length === 0) return { ok: false, status: 400, reason: 'you must specify at least 1 command' };
