@@ -17,7 +17,8 @@ import type { GenericPleg } from '../pleg/generic-pleg.ts';
 import type { EventedPleg } from '../pleg/evented-pleg.ts';
 import { buildPleg } from './pleg-factory.ts';
 import { buildPodSources } from './pod-sources.ts';
-import { admitNodeOf } from './admit-node.ts';
+import { admitNodeOf, downwardAllocatableOf } from './admit-node.ts';
+import type { NodeAllocatable } from '../volume/downward-api.ts';
 import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { buildRuntimeManager, nodeHostIPs } from './runtime-factory.ts';
 import { buildVolumeWiring, type VolumeWiring } from './volume-wiring.ts';
@@ -98,7 +99,7 @@ export class Kubelet implements KubeletApi {
     this.stats = buildNodeStats(deps, config, { recorder: this.recorder, bus: this.events, podManager: this.podManager, cache: this.cache, isActive: (uid) => this.activePods.has(uid), startTimeMs: clock.now() });
     const runtimeMetrics = deps.metrics ?? this.stats?.kubeletMetrics.runtime;
     const cri = runtimeMetrics ? instrumentCri(deps.cri, runtimeMetrics, clock) : deps.cri;
-    this.volumes = buildVolumeWiring(deps, config, { sink, podState: () => this.workers, runningUids: async () => new Set((await this.runtime.getPods(false)).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady() });
+    this.volumes = buildVolumeWiring(deps, config, { sink, podState: () => this.workers, runningUids: async () => new Set((await this.runtime.getPods(false)).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady(), allocatable: () => this.downwardAllocatable() });
     this.probes = new KubeletProbes(
       { cri, clock, logger, recorder: this.recorder, bus: this.events, statusManager: this.statusManager },
       {
@@ -109,6 +110,7 @@ export class Kubelet implements KubeletApi {
     );
     this.runtime = buildRuntimeManager(deps, config, {
       ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
+      allocatable: () => this.downwardAllocatable(),
       cri,
       recorder: this.recorder,
       sink,
@@ -295,6 +297,10 @@ export class Kubelet implements KubeletApi {
   private withStatus(p: V1Pod): V1Pod {
     const status = this.statusManager.getPodStatus(p.metadata?.uid ?? '') ?? p.status ?? { phase: 'Pending' };
     return { ...p, status };
+  }
+
+  private downwardAllocatable(): NodeAllocatable {
+    return downwardAllocatableOf(this.config, this.api?.nodeStatus.allocatable, this.stats?.cgroups().allocatable);
   }
 
   private admitNode(): AdmitNode {

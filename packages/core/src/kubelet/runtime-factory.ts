@@ -11,6 +11,7 @@ import type { ContainerProbeResults, EventSink } from '../kuberuntime/types.ts';
 import type { CriClient } from '../cri/types.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
+import type { NodeAllocatable } from '../volume/downward-api.ts';
 import { createHookDeps } from '../lifecycle/hooks/deps.ts';
 import { majorMinor } from './probes.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
@@ -28,6 +29,8 @@ export interface RuntimeParts {
   /** Volume manager and configMap / secret managers (volume-wiring.ts). */
   volumes?: VolumeHost;
   objects?: PodObjectSource;
+  /** The node's allocatable (downward API resourceFieldRefs of containers without limits). */
+  allocatable?: () => NodeAllocatable;
   /** The prober's liveness / startup results (computePodActions restarts a container that failed them). */
   probeResults?: ContainerProbeResults;
 }
@@ -51,7 +54,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}) },
     {
       podLogsDir: config.podLogsDir,
       nodeName: config.nodeName,

@@ -15,6 +15,7 @@ import { TokenManager } from '../podobjects/token-manager.ts';
 import { PodVolumeManager } from '../volume/volume-manager.ts';
 import { createMounter } from '../volume/mounter.ts';
 import type { Mounter } from '../volume/types.ts';
+import type { NodeAllocatable } from '../volume/downward-api.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
 import type { PodStateProvider } from './pod-state-provider.ts';
 
@@ -30,6 +31,8 @@ export interface VolumeWiringParts {
   /** Every pod source has delivered its pods: before that, no pod dir counts as orphaned. */
   sourcesReady: () => boolean;
   mounter?: Mounter;
+  /** The node's allocatable (downward API limits of containers that set none). */
+  allocatable?: () => NodeAllocatable;
   /** ConfigMap / Secret cache TTL (default 10 s). */
   objectTtlMs?: number;
 }
@@ -58,6 +61,7 @@ export class VolumeWiring {
         tokens: this.tokens,
         mounter: parts.mounter ?? createMounter(userInfo().uid === 0),
         event: (pod: V1Pod, type, reason, message) => parts.sink(pod, type, reason, message),
+        ...(parts.allocatable ? { allocatable: parts.allocatable } : {}),
       },
       { rootDir: config.rootDir },
     );

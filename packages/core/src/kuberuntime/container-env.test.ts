@@ -44,3 +44,79 @@ test('makeEnvironment: envFrom / configMapKeyRef / secretKeyRef resolution and t
   assert.ok(skipped.ok);
   assert.deepEqual(skipped.warnings, ['Keys [bad=name] from the EnvFrom configMap ns/cfg were skipped since they are considered invalid environment variable names.']);
 });
+
+// Upstream test/e2e/common/node/downwardapi.go (v1.28): "should provide pod name, namespace and IP address as env
+// vars", "should provide host IP as an env var", "should provide pod UID as env vars", "should provide container's
+// limits.cpu/memory and requests.cpu/memory as env vars" (CPU_LIMIT=2, MEMORY_LIMIT=67108864, CPU_REQUEST=1,
+// MEMORY_REQUEST=33554432), "should provide default limits.cpu/memory from node allocatable"; and the kubelet's
+// podFieldSelectorRuntimeValue (status.hostIPs / status.podIPs joined with ",").
+test('makeEnvironment: every downward API fieldRef path and resourceFieldRef with node-allocatable defaults', async () => {
+  const p: V1Pod = {
+    metadata: { name: 'dapi', namespace: 'ns', uid: 'u-1', labels: { app: 'web', tier: 'fe' }, annotations: { note: 'hi' } },
+    spec: { nodeName: 'node-a', serviceAccountName: 'sa1', containers: [] },
+  };
+  const field = (name: string, fieldPath: string) => ({ name, valueFrom: { fieldRef: { fieldPath } } });
+  const res = (name: string, resource: string, divisor?: string, containerName?: string) => ({
+    name,
+    valueFrom: { resourceFieldRef: { resource, ...(divisor ? { divisor } : {}), ...(containerName ? { containerName } : {}) } },
+  });
+  const c: V1Container = {
+    name: 'c',
+    resources: { requests: { cpu: '250m', memory: '32Mi' }, limits: { cpu: '1250m', memory: '64Mi' } },
+    env: [
+      field('NAME', 'metadata.name'),
+      field('NS', 'metadata.namespace'),
+      field('UID', 'metadata.uid'),
+      field('LABELS', 'metadata.labels'),
+      field('ANN', 'metadata.annotations'),
+      field('APP', "metadata.labels['app']"),
+      field('NOTE', "metadata.annotations['note']"),
+      field('NODE', 'spec.nodeName'),
+      field('SA', 'spec.serviceAccountName'),
+      field('HOST_IP', 'status.hostIP'),
+      field('HOST_IPS', 'status.hostIPs'),
+      field('POD_IP', 'status.podIP'),
+      field('POD_IPS', 'status.podIPs'),
+      res('CPU_LIMIT', 'limits.cpu'),
+      res('MEMORY_LIMIT', 'limits.memory'),
+      res('CPU_REQUEST', 'requests.cpu'),
+      res('MEMORY_REQUEST', 'requests.memory'),
+      res('CPU_MILLI', 'limits.cpu', '1m'),
+      res('MEM_MI', 'limits.memory', '1Mi', 'c'),
+      res('OTHER_CPU_LIMIT', 'limits.cpu', undefined, 'side'),
+    ],
+  };
+  p.spec!.containers = [c, { name: 'side' }];
+  const ctx = { podIp: '10.0.0.5', podIps: ['10.0.0.5', 'fd00::5'], hostIp: '192.168.1.2', hostIps: ['192.168.1.2', 'fd00::2'], nodeName: 'n', allocatable: { cpuMilli: 6000, memoryBytes: 4 * 2 ** 30 } };
+  const r = await makeEnvironment(p, c, ctx);
+  assert.ok(r.ok, r.ok ? '' : r.message);
+  assert.deepEqual(Object.fromEntries(r.env.map((e) => [e.key, e.value])), {
+    NAME: 'dapi',
+    NS: 'ns',
+    UID: 'u-1',
+    LABELS: 'app="web"\ntier="fe"',
+    ANN: 'note="hi"',
+    APP: 'web',
+    NOTE: 'hi',
+    NODE: 'node-a',
+    SA: 'sa1',
+    HOST_IP: '192.168.1.2',
+    HOST_IPS: '192.168.1.2,fd00::2',
+    POD_IP: '10.0.0.5',
+    POD_IPS: '10.0.0.5,fd00::5',
+    CPU_LIMIT: '2',
+    MEMORY_LIMIT: '67108864',
+    CPU_REQUEST: '1',
+    MEMORY_REQUEST: '33554432',
+    CPU_MILLI: '1250',
+    MEM_MI: '64',
+    OTHER_CPU_LIMIT: '6',
+  });
+  // No limits: node allocatable (kubelet defaultPodLimitsForDownwardAPI).
+  const bare: V1Container = { name: 'c', env: [res('CPU_LIMIT', 'limits.cpu'), res('MEMORY_LIMIT', 'limits.memory')] };
+  const d = await makeEnvironment({ ...p, spec: { containers: [bare] } }, bare, ctx);
+  assert.ok(d.ok);
+  assert.deepEqual(d.env, [{ key: 'CPU_LIMIT', value: '6' }, { key: 'MEMORY_LIMIT', value: String(4 * 2 ** 30) }]);
+  const bad: V1Container = { name: 'c', env: [res('X', 'limits.gpu')] };
+  assert.deepEqual(await makeEnvironment(p, bad, ctx), { ok: false, message: 'unsupported container resource : limits.gpu' });
+});

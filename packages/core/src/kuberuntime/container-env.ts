@@ -4,12 +4,18 @@
  */
 import type { V1ConfigMap, V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { PodObjectSource } from '../podobjects/types.ts';
+import { serviceEnvVarMap } from './service-env.ts';
+import { containerResourceValue, resourceValue, volumeFieldValue, type NodeAllocatable } from '../volume/downward-api.ts';
 
 export interface EnvContext {
   podIp: string;
   podIps: string[];
   nodeName: string;
   hostIp?: string;
+  /** Every host IP (status.hostIPs); defaults to [hostIp]. */
+  hostIps?: string[];
+  /** The node's allocatable: the limit of a container that sets none (kubelet defaultPodLimitsForDownwardAPI). */
+  allocatable?: NodeAllocatable;
   /** The configMap / secret managers (API-server pods); absent = every reference is "not found". */
   objects?: PodObjectSource;
 }
@@ -26,17 +32,9 @@ export function expandVars(input: string, vars: Map<string, string>): string {
   });
 }
 
+/** podFieldSelectorRuntimeValue: spec / status paths here, metadata through ExtractFieldPathAsString. */
 function fieldValue(pod: V1Pod, path: string, ctx: EnvContext): string | undefined {
-  const m = pod.metadata ?? {};
-  const sel = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-  if (sel) return (sel[1] === 'labels' ? m.labels : m.annotations)?.[sel[2] ?? ''] ?? '';
   switch (path) {
-    case 'metadata.name':
-      return m.name ?? '';
-    case 'metadata.namespace':
-      return m.namespace ?? 'default';
-    case 'metadata.uid':
-      return m.uid ?? '';
     case 'spec.nodeName':
       return pod.spec?.nodeName ?? ctx.nodeName;
     case 'spec.serviceAccountName':
@@ -46,10 +44,13 @@ function fieldValue(pod: V1Pod, path: string, ctx: EnvContext): string | undefin
     case 'status.podIPs':
       return ctx.podIps.join(',');
     case 'status.hostIP':
+      return ctx.hostIps?.[0] ?? ctx.hostIp ?? '';
     case 'status.hostIPs':
-      return ctx.hostIp ?? '';
-    default:
-      return undefined;
+      return (ctx.hostIps ?? (ctx.hostIp ? [ctx.hostIp] : [])).join(',');
+    default: {
+      const r = volumeFieldValue(pod, path);
+      return r.ok ? r.value : undefined;
+    }
   }
 }
 
@@ -105,18 +106,21 @@ async function addEnvFrom(pod: V1Pod, c: V1Container, src: PodObjectSource, vars
 
 /**
  * The container's environment as the kubelet's makeEnvironmentVariables: envFrom (prefix, optional) first,
- * then env (literal values with $(VAR) expansion, fieldRefs, configMapKeyRef / secretKeyRef). Without
- * ctx.objects every ConfigMap / Secret reference is "not found".
+ * then env (literal values with $(VAR) expansion, fieldRefs, configMapKeyRef / secretKeyRef), then the
+ * service variables the container does not set itself ($(VAR) sees them too; service-env.ts). Without
+ * ctx.objects every ConfigMap / Secret reference is "not found" and there are no service variables.
  */
 export async function makeEnvironment(pod: V1Pod, c: V1Container, ctx: EnvContext): Promise<EnvResult> {
   const vars = new Map<string, string>();
-  const ns = pod.metadata?.namespace ?? 'default';
   const src = ctx.objects ?? NO_OBJECTS;
+  const services = src.getServices ? await src.getServices(pod) : { ok: true as const, services: [] };
+  if (!services.ok) return services;
+  const serviceEnv = serviceEnvVarMap(services.services, pod.metadata?.namespace ?? 'default', pod.spec?.enableServiceLinks ?? true);
   const from = await addEnvFrom(pod, c, src, vars);
   if (!from.ok) return from;
   for (const e of c.env ?? []) {
     if (e.value !== undefined || !e.valueFrom) {
-      vars.set(e.name, expandVars(e.value ?? '', vars));
+      vars.set(e.name, expandVars(e.value ?? '', serviceEnv.size ? new Map([...serviceEnv, ...vars]) : vars));
       continue;
     }
     const vf = e.valueFrom;
@@ -129,9 +133,14 @@ export async function makeEnvironment(pod: V1Pod, c: V1Container, ctx: EnvContex
       if (!r.ok) return r;
       if (r.value !== undefined) vars.set(e.name, r.value);
     } else if (vf.resourceFieldRef) {
-      return { ok: false, message: `resourceFieldRef for ${e.name} in ${ns}/${pod.metadata?.name ?? ''} is not supported yet` };
+      // containerResourceRuntimeValue: no containerName = this container.
+      const ref = vf.resourceFieldRef;
+      const r = ref.containerName ? resourceValue(pod, ref, ctx.allocatable) : containerResourceValue(c, ref, ctx.allocatable);
+      if (!r.ok) return r;
+      vars.set(e.name, r.value);
     }
   }
+  for (const [k, v] of serviceEnv) if (!vars.has(k)) vars.set(k, v);
   return { ok: true, env: [...vars].map(([key, value]) => ({ key, value })), ...(from.warnings.length ? { warnings: from.warnings } : {}) };
 }
 

@@ -24,6 +24,7 @@ import type { HookDeps } from '../lifecycle/hooks/types.ts';
 import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
+import type { NodeAllocatable } from '../volume/downward-api.ts';
 
 export interface KubeRuntimeDeps {
   cri: CriClient;
@@ -38,6 +39,8 @@ export interface KubeRuntimeDeps {
   volumes?: VolumeHost;
   /** ConfigMap / Secret managers for env (every reference "not found" when absent). */
   objects?: PodObjectSource;
+  /** The node's allocatable (downward API limits of containers that set none). */
+  allocatable?: () => NodeAllocatable;
   /** Liveness / startup results: a container that failed them is killed and restarted (computePodActions). */
   probeResults?: ContainerProbeResults;
 }
@@ -266,6 +269,7 @@ export class KubeRuntimeManager implements Runtime {
       fs: this.deps.fs,
       ...(this.deps.volumes ? { volumes: this.deps.volumes } : {}),
       ...(this.deps.objects ? { objects: this.deps.objects } : {}),
+      ...(this.deps.allocatable ? { allocatable: this.deps.allocatable } : {}),
       ...(hooks ? { postStart: (pod: V1Pod, c: V1Container, id: string, ip: string) => this.postStart(hooks, pod, c, id, ip) } : {}),
     };
   }

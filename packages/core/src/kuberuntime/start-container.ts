@@ -11,6 +11,7 @@ import type { ImageManager } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
+import type { NodeAllocatable } from '../volume/downward-api.ts';
 import type { EventSink, RuntimeFs } from './types.ts';
 
 export interface StartDeps {
@@ -26,6 +27,8 @@ export interface StartDeps {
   volumes?: Pick<VolumeHost, 'containerMounts'>;
   /** ConfigMap / Secret managers for env. */
   objects?: PodObjectSource;
+  /** The node's allocatable for env resourceFieldRefs of a container without limits. */
+  allocatable?: () => NodeAllocatable;
   /**
    * Runs the container's postStart hook right after StartContainer (the sync waits for it). On failure the
    * implementation kills the container (FailedPostStartHook) and returns the handler's message.
@@ -57,7 +60,15 @@ export async function startContainer(
   const prev = findContainerStatusByName(status, c.name);
   const restartCount = prev ? prev.restartCount + 1 : 0;
   const ips = podIPsOf(pod, podIps, deps.hostIPs);
-  const ctx = { podIp: ips[0] ?? '', podIps: ips, hostIp: deps.hostIPs[0] ?? '', nodeName: deps.nodeName, ...(deps.objects ? { objects: deps.objects } : {}) };
+  const ctx = {
+    podIp: ips[0] ?? '',
+    podIps: ips,
+    hostIp: deps.hostIPs[0] ?? '',
+    hostIps: deps.hostIPs,
+    nodeName: deps.nodeName,
+    ...(deps.objects ? { objects: deps.objects } : {}),
+    ...(deps.allocatable ? { allocatable: deps.allocatable() } : {}),
+  };
   const cfg = await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes);
   if (!cfg.ok) {
     warn(cfg.message);

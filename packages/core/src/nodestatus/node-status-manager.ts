@@ -38,6 +38,8 @@ export class NodeStatusManager {
   nodeUid: string | undefined;
   registered = false;
   lastReport: number | undefined;
+  /** status.allocatable as last computed for the Node (the downward API's default limits). */
+  allocatable: Record<string, string> | undefined;
   private timer: TimerHandle | undefined;
   private running = false;
   private inFlight: Promise<void> | undefined;
@@ -135,6 +137,7 @@ export class NodeStatusManager {
     this.nodeUid = got.body.metadata?.uid;
     const now = clock.now();
     const { status, events } = buildNodeStatus(got.body.status, await this.deps.input(), now);
+    this.allocatable = status.allocatable;
     const changed = nodeStatusChanged(got.body.status, status);
     const due = this.lastReport === undefined || now - this.lastReport >= (this.config.reportFrequencyMs ?? 300_000);
     if (!changed && !due) return { ok: true };

@@ -114,5 +114,5 @@ test('downward API helpers: formatMap sorts and quotes; resources round up by di
     const r = resourceValue(pod, { containerName: 'c', resource, ...(divisor ? { divisor } : {}) });
     assert.deepEqual(r, { ok: true, value: want }, `${resource}/${divisor}`);
   }
-  assert.deepEqual(resourceValue({ spec: { containers: [{ name: 'c' }] } }, { containerName: 'c', resource: 'limits.memory' }, { memory: 1024 }), { ok: true, value: '1024' });
+  assert.deepEqual(resourceValue({ spec: { containers: [{ name: 'c' }] } }, { containerName: 'c', resource: 'limits.memory' }, { memoryBytes: 1024 }), { ok: true, value: '1024' });
 });
