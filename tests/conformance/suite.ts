@@ -13,6 +13,7 @@ import { leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
 import { definePodScenarios } from './scenarios-pods.ts';
 import { defineDisruptionScenarios } from './scenarios-disruption.ts';
 import { defineDeadlineScenarios } from './scenarios-deadline.ts';
+import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>): void {
   describe(`conformance: ${name}`, { timeout: 300_000 }, () => {
@@ -53,6 +54,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
     definePodScenarios(ctx);
     defineDisruptionScenarios(ctx);
     defineDeadlineScenarios(ctx);
+    defineEtcHostsScenarios(ctx);
 
     it('PLEG metrics: evented stream connected, relists measured', async () => {
       const r = await ctx.agent.get('/metrics');

@@ -20,6 +20,8 @@ import { namespaceOptions } from './sandbox-config.ts';
 import { hostPathMounts } from './host-path-mounts.ts';
 import { containerLogPathErrors } from './log-path-checks.ts';
 import type { VolumeHost } from '../volume/types.ts';
+import { isSafeUid } from '../volume/volume-paths.ts';
+import { makeHostsMount } from './etc-hosts.ts';
 
 export type ContainerConfigResult = { ok: true; config: ContainerConfig; /** Warning events (InvalidEnvironmentVariableNames). */ warnings?: string[] } | { ok: false; message: string };
 
@@ -45,7 +47,8 @@ export function containerAnnotations(pod: V1Pod, c: V1Container, restartCount: n
  * The container's CRI config. Env comes from makeEnvironment (ctx.objects resolves ConfigMap / Secret refs);
  * mounts from the volume manager when there is one, else the hostPath volumes alone. Failures are the
  * kubelet's CreateContainerConfigError messages; a pod field that cannot name the container's log path on
- * the host (log-path-checks.ts) is one, before anything else is read.
+ * the host (log-path-checks.ts) is one, before anything else is read. With the volume manager's pod dir the
+ * kubelet-managed /etc/hosts mount follows the volume mounts (etc-hosts.ts).
  */
 export async function generateContainerConfig(
   pod: V1Pod,
@@ -53,7 +56,7 @@ export async function generateContainerConfig(
   restartCount: number,
   imageRef: string,
   ctx: EnvContext,
-  volumes?: Pick<VolumeHost, 'containerMounts'>,
+  volumes?: Pick<VolumeHost, 'containerMounts'> & Partial<Pick<VolumeHost, 'podDir'>>,
 ): Promise<ContainerConfigResult> {
   const unsafe = containerLogPathErrors(pod, c);
   if (unsafe.length > 0) return { ok: false, message: `invalid container log path: ${unsafe.join(', ')}` };
@@ -62,6 +65,12 @@ export async function generateContainerConfig(
   const vars = new Map(env.env.map((e) => [e.key, e.value]));
   const mounts = volumes ? await volumes.containerMounts(pod, c, vars) : { ok: true as const, mounts: hostPathMounts(pod, c) };
   if (!mounts.ok) return mounts;
+  const uid = pod.metadata?.uid ?? '';
+  if (volumes?.podDir && isSafeUid(uid)) {
+    const hosts = await makeHostsMount(pod, c, { podDir: volumes.podDir(uid), podIPs: ctx.podIps }).catch((err: unknown) => ({ error: String((err as Error).message ?? err) }));
+    if (hosts && 'error' in hosts) return { ok: false, message: `failed to write the pod's hosts file: ${hosts.error}` };
+    if (hosts) mounts.mounts.push(hosts);
+  }
   const sc = c.securityContext;
   const psc = pod.spec?.securityContext;
   const runAsUser = sc?.runAsUser ?? psc?.runAsUser;

@@ -16,6 +16,8 @@ export interface VolumeHost {
   mountPod(pod: V1Pod): Promise<MountPodResult>;
   /** CRI mounts for a container's volumeMounts (`vars`: the container's env, for subPathExpr). */
   containerMounts(pod: V1Pod, c: V1Container, vars?: Map<string, string>): Promise<ContainerMountsResult>;
+  /** `<root>/pods/<uid>`: where the kubelet-managed etc-hosts file is written (kuberuntime/etc-hosts.ts). */
+  podDir?(uid: string): string;
 }
 
 /** Mount syscalls behind an interface (tests run without root). */
