@@ -5,6 +5,7 @@ import { POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../container
 import { defaultCgroupParent } from './qos.ts';
 import type { KubeRuntimeConfig } from './types.ts';
 import { podLogDirErrors } from './log-path-checks.ts';
+import { podSupplementalGroups } from './supplemental-groups.ts';
 
 export function podLogsDirectory(podLogsDir: string, pod: V1Pod): string {
   const m = pod.metadata ?? {};
@@ -67,7 +68,7 @@ export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeR
         privileged,
         ...(sc?.runAsUser !== undefined ? { runAsUser: { value: sc.runAsUser } } : {}),
         ...(sc?.runAsGroup !== undefined ? { runAsGroup: { value: sc.runAsGroup } } : {}),
-        ...(sc?.supplementalGroups ? { supplementalGroups: sc.supplementalGroups } : {}),
+        ...(podSupplementalGroups(sc) ? { supplementalGroups: podSupplementalGroups(sc) } : {}),
       },
     },
   };

@@ -67,7 +67,15 @@ async function walk(dir: string, prefix = ''): Promise<string[]> {
   return out;
 }
 
-async function sameAsCurrent(target: string, payload: Payload): Promise<boolean> {
+/** What happens to a payload between writing it and the `..data` swap: the kubelet's setPerms (fsGroup ownership). */
+export interface PayloadPerms {
+  /** Runs over the whole volume dir (the new timestamped dir included) before the swap. */
+  apply(target: string): Promise<void>;
+  /** A payload file's mode once `apply` ran (an unchanged payload is not rewritten). */
+  fileMode(mode: number): number;
+}
+
+async function sameAsCurrent(target: string, payload: Payload, fileMode: (m: number) => number): Promise<boolean> {
   const data = join(target, DATA_DIR);
   if (!(await exists(data))) return false;
   const files = await walk(data).catch(() => undefined);
@@ -76,7 +84,7 @@ async function sameAsCurrent(target: string, payload: Payload): Promise<boolean>
     const want = payload.get(f);
     if (!want) return false;
     const [got, st] = await Promise.all([readFile(join(data, f)), stat(join(data, f))]);
-    if (!got.equals(want.data) || (st.mode & 0o7777) !== want.mode) return false;
+    if (!got.equals(want.data) || (st.mode & 0o7777) !== fileMode(want.mode)) return false;
   }
   return true;
 }
@@ -93,11 +101,11 @@ async function oldTopLevel(target: string): Promise<{ names: Set<string>; dir: s
   return { names: new Set(files.map((p) => p.split('/')[0] ?? p)), dir };
 }
 
-export async function writePayload(target: string, payload: Payload, now: number): Promise<WriteResult> {
+export async function writePayload(target: string, payload: Payload, now: number, perms?: PayloadPerms): Promise<WriteResult> {
   const bad = payloadPathError(target, payload);
   if (bad) return { ok: false, message: bad };
   await mkdir(target, { recursive: true });
-  if (await sameAsCurrent(target, payload)) return { ok: true, changed: false };
+  if (await sameAsCurrent(target, payload, perms?.fileMode ?? ((m) => m))) return { ok: true, changed: false };
   const old = await oldTopLevel(target);
   const ts = tsDirName(now);
   const tsPath = join(target, ts);
@@ -109,6 +117,7 @@ export async function writePayload(target: string, payload: Payload, now: number
     await writeFile(file, f.data);
     await chmod(file, f.mode);
   }
+  if (perms) await perms.apply(target);
   await rm(join(target, DATA_TMP), { force: true });
   await symlink(ts, join(target, DATA_TMP));
   await rename(join(target, DATA_TMP), join(target, DATA_DIR));

@@ -14,7 +14,8 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { tryParseQuantity } from '../util/quantity.ts';
 import type { PodObjectSource, TokenSource } from '../podobjects/types.ts';
-import { payloadPathError, writePayload } from './atomic-writer.ts';
+import { payloadPathError, writePayload, type PayloadPerms } from './atomic-writer.ts';
+import { ownedFileMode, podOwnership, setVolumeOwnership, type OwnershipResult } from './volume-ownership.ts';
 import { buildContainerMounts, type ResolvedVolume } from './container-mounts.ts';
 import { checkHostPathType } from './host-path.ts';
 import type { NodeAllocatable } from './downward-api.ts';
@@ -103,9 +104,23 @@ export class PodVolumeManager implements VolumeHost {
     const badPath = payloadPathError(dir, payload.payload);
     if (badPath) return { ok: false, message: badPath };
     if (!v.configMap) await this.ensureTmpfs(dir);
-    const w = await writePayload(dir, payload.payload, this.deps.clock.now());
+    const w = await writePayload(dir, payload.payload, this.deps.clock.now(), this.payloadPerms(pod, v));
     if (w.ok && w.changed) this.log.debug('volume payload written', { pod: uid, volume: v.name });
     return w.ok ? { ok: true } : w;
+  }
+
+  /** The kubelet's setPerms for API-data volumes: fsGroup ownership, read-only mask, no change policy. */
+  private payloadPerms(pod: V1Pod, v: V1Volume): PayloadPerms | undefined {
+    const o = podOwnership(pod.spec?.securityContext, true);
+    if (!o) return undefined;
+    return {
+      apply: async (target) => this.warnOwnership(pod, v, await setVolumeOwnership(target, o)),
+      fileMode: (m) => ownedFileMode(m, true),
+    };
+  }
+
+  private warnOwnership(pod: V1Pod, v: V1Volume, r: OwnershipResult): void {
+    if (r.errors.length > 0) this.log.warn('volume ownership not fully set', { pod: pod.metadata?.uid, volume: v.name, errors: r.errors.slice(0, 3) });
   }
 
   /** Secret, downwardAPI and projected volumes live on a tmpfs (the kubelet's Memory-medium wrapper), when root. */
@@ -116,7 +131,7 @@ export class PodVolumeManager implements VolumeHost {
   }
 
   private async setUpEmptyDir(pod: V1Pod, dir: string, v: V1Volume): Promise<SetUp> {
-    await mkdir(dir, { recursive: true });
+    const fresh = (await mkdir(dir, { recursive: true })) !== undefined;
     if (v.emptyDir?.medium === 'Memory') {
       const m = this.deps.mounter;
       if (!m.canMount) {
@@ -131,7 +146,11 @@ export class PodVolumeManager implements VolumeHost {
     } else if (v.emptyDir?.medium && v.emptyDir.medium !== '') {
       return { ok: false, message: `unknown storage medium "${v.emptyDir.medium}"` };
     }
+    // The kubelet sets an emptyDir up once (its ready file): the mode and fsGroup ownership are not re-applied
+    // over what the pod wrote since.
+    if (!fresh) return { ok: true };
     await chmod(dir, 0o777);
+    this.warnOwnership(pod, v, await setVolumeOwnership(dir, podOwnership(pod.spec?.securityContext, false)));
     return { ok: true };
   }
 
