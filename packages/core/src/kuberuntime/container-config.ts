@@ -20,6 +20,7 @@ import { namespaceOptions } from './sandbox-config.ts';
 import { hostPathMounts } from './host-path-mounts.ts';
 import { containerLogPathErrors } from './log-path-checks.ts';
 import type { VolumeHost } from '../volume/types.ts';
+import { podSupplementalGroups } from './supplemental-groups.ts';
 import { isSafeUid } from '../volume/volume-paths.ts';
 import { makeHostsMount } from './etc-hosts.ts';
 
@@ -97,7 +98,7 @@ export async function generateContainerConfig(
         namespaceOptions: namespaceOptions(pod),
         ...(runAsUser !== undefined ? { runAsUser: { value: runAsUser } } : {}),
         ...(runAsGroup !== undefined ? { runAsGroup: { value: runAsGroup } } : {}),
-        ...(psc?.supplementalGroups ? { supplementalGroups: psc.supplementalGroups } : {}),
+        ...(podSupplementalGroups(psc) ? { supplementalGroups: podSupplementalGroups(psc) } : {}),
         ...(sc?.capabilities ? { capabilities: { addCapabilities: sc.capabilities.add ?? [], dropCapabilities: sc.capabilities.drop ?? [] } } : {}),
         noNewPrivs: sc?.allowPrivilegeEscalation === false,
       },
