@@ -113,6 +113,7 @@ export const RESOURCES: ResourceInfo[] = [
   }),
   res({ resource: 'secrets', kind: 'Secret', singular: 'secret', fields: ['type'] }),
   res({ resource: 'configmaps', kind: 'ConfigMap', singular: 'configmap', shortNames: ['cm'] }),
+  res({ resource: 'services', kind: 'Service', singular: 'service', shortNames: ['svc'], subresources: ['status'], hasStatus: true }),
   res({
     resource: 'serviceaccounts',
     kind: 'ServiceAccount',

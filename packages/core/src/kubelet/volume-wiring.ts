@@ -79,6 +79,7 @@ export class VolumeWiring {
     for (const t of this.timers) t.cancel();
     this.timers = [];
     await this.inFlight;
+    await this.objects.stop();
   }
 
   /** Removes the volumes of pods that are gone (one pass at a time). */

@@ -2,12 +2,14 @@
  * ConfigMap and Secret managers over the API client. The kubelet's default change-detection strategy is
  * "Watch" (a per-object reflector); this one is the simpler get + TTL cache (the kubelet's "Cache" strategy
  * minus its pod-registration invalidation): an object is fetched again once its entry is older than `ttlMs`.
- * Static pods get the kubelet's refusal; without an API client every reference is "not found".
+ * Static pods get the kubelet's refusal; without an API client every reference is "not found". With an API
+ * client it also lists Services for service env vars (service-lister.ts, started by the first pod that asks).
  */
-import type { V1ConfigMap, V1Pod, V1Secret } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import type { ApiClient } from '../apiclient/types.ts';
 import type { Clock } from '../util/clock.ts';
 import { isApiPod, staticPodRefusal, type ObjectResult, type PodObjectSource } from './types.ts';
+import { ServiceLister } from './service-lister.ts';
 
 export interface ObjectManagerDeps {
   clock: Clock;
@@ -31,6 +33,7 @@ type Kind = { plural: 'configmaps' | 'secrets'; singular: 'configmap' | 'secret'
 export class ApiObjectManager implements PodObjectSource {
   private readonly cache = new Map<string, Entry>();
   private readonly ttlMs: number;
+  private services: ServiceLister | undefined;
 
   constructor(
     private readonly deps: ObjectManagerDeps,
@@ -45,6 +48,20 @@ export class ApiObjectManager implements PodObjectSource {
 
   getSecret(pod: V1Pod, name: string): Promise<ObjectResult<V1Secret>> {
     return this.get(pod, name, { plural: 'secrets', singular: 'secret' }) as Promise<ObjectResult<V1Secret>>;
+  }
+
+  async getServices(pod: V1Pod): Promise<{ ok: true; services: V1Service[] } | { ok: false; message: string }> {
+    const api = this.deps.api;
+    if (!api) return { ok: true, services: [] };
+    this.services ??= new ServiceLister({ api, clock: this.deps.clock });
+    const services = await this.services.list();
+    if (isApiPod(pod) && !this.services.hasSynced) return { ok: false, message: 'services have not yet been read at least once, cannot construct envvars' };
+    return { ok: true, services };
+  }
+
+  /** Stops the service reflector (kubelet shutdown). */
+  async stop(): Promise<void> {
+    await this.services?.stop();
   }
 
   /** Forgets cached objects (tests, or a pod update that must see fresh objects). */

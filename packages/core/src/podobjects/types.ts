@@ -2,7 +2,7 @@
  * The kubelet's secret, configMap and token managers as seen by their users (volume plugins, env resolution).
  * Expected failures are values carrying the kubelet's message (`configmap "x" not found`).
  */
-import type { V1ConfigMap, V1Pod, V1Secret } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 
 export type ObjectResult<T> = { ok: true; object: T } | { ok: false; notFound: boolean; message: string };
 
@@ -10,6 +10,11 @@ export type ObjectResult<T> = { ok: true; object: T } | { ok: false; notFound: b
 export interface PodObjectSource {
   getConfigMap(pod: V1Pod, name: string): Promise<ObjectResult<V1ConfigMap>>;
   getSecret(pod: V1Pod, name: string): Promise<ObjectResult<V1Secret>>;
+  /**
+   * Every Service, for service environment variables (API-server mode only; absent = none). An API pod gets
+   * an error until the services were listed once (the kubelet's serviceHasSynced); a static pod what is known.
+   */
+  getServices?(pod: V1Pod): Promise<{ ok: true; services: V1Service[] } | { ok: false; message: string }>;
 }
 
 export interface TokenRequestSpec {
