@@ -13,6 +13,7 @@ import { leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
 import { definePodScenarios } from './scenarios-pods.ts';
 import { defineDisruptionScenarios } from './scenarios-disruption.ts';
 import { defineDeadlineScenarios } from './scenarios-deadline.ts';
+import { defineTerminationMessageScenarios } from './scenarios-termination.ts';
 import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>): void {
@@ -54,6 +55,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
     definePodScenarios(ctx);
     defineDisruptionScenarios(ctx);
     defineDeadlineScenarios(ctx);
+    defineTerminationMessageScenarios(ctx);
     defineEtcHostsScenarios(ctx);
 
     it('PLEG metrics: evented stream connected, relists measured', async () => {

@@ -2,7 +2,7 @@
  * Builds the core kubelet for the agent: a CRI client for the endpoint, then `createKubelet(deps, config)` from
  * @nodelet/core. Kept behind the KubeletFactory type so tests swap in a fake.
  */
-import { createCriClient, createKubelet, nodeRuntimeFs } from '@nodelet/core';
+import { createCriClient, createKubelet, nodeRuntimeFs, nodeTerminationMessageFs } from '@nodelet/core';
 import { createNodeHostFs } from '@nodelet/core/cm/node-host-fs.ts';
 import { createNodeDiskUsage } from '@nodelet/core/stats/disk-usage.ts';
 import type { KubeletConfig, KubeletDeps } from '@nodelet/core/kubelet/config.ts';
@@ -92,7 +92,7 @@ export const kubeletFactory = (overrides: KubeletOverrides = {}): KubeletFactory
     logger: ctx.logger,
     clock: ctx.clock,
   });
-  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
+  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
   const imageFs = await imageFsMountpoint(cri, ctx.logger);
   const config = coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs);
   if (overrides.imageGcPeriodMs !== undefined) config.eviction = { ...config.eviction, imageGcPeriodMs: overrides.imageGcPeriodMs };

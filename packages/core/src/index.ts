@@ -22,3 +22,4 @@ export { createCriClient } from './cri/client.ts';
 export type { RuntimeMetrics } from './kuberuntime/types.ts';
 export { CONTAINER_BACKOFF, IMAGE_BACKOFF, type BackoffConfig } from './util/backoff.ts';
 export { nodeRuntimeFs } from './kubelet/node-fs.ts';
+export { nodeTerminationMessageFs } from './kubelet/termination-message-fs.ts';

@@ -5,6 +5,7 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { BackoffConfig } from '../util/backoff.ts';
 import type { RuntimeFs, RuntimeMetrics } from '../kuberuntime/types.ts';
+import type { TerminationMessageFs } from '../kuberuntime/termination-message.ts';
 import type { ManifestFs } from '../config/manifest-fs.ts';
 import type { FetchLike } from '../config/http-source.ts';
 import type { ProbeManagerConfig } from '../prober/manager.ts';
@@ -41,6 +42,8 @@ export interface KubeletDeps {
   logger: Logger;
   /** Creates pod log directories; without it the runtime must create them. */
   fs?: RuntimeFs;
+  /** Termination message files under config.rootDir (kubelet/termination-message-fs.ts); none when absent. */
+  terminationMessages?: TerminationMessageFs;
   /** Shared event bus; one is created when absent. */
   bus?: EventBus;
   /** kubelet_runtime_operations_* seam. */

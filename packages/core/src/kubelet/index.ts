@@ -14,4 +14,5 @@ export type {
 } from './types.ts';
 export type { CgroupStatus, MetricsPath, ProcessInfo, StatsApi, StatsContainer } from './stats-api.ts';
 export { nodeRuntimeFs } from './node-fs.ts';
+export { nodeTerminationMessageFs } from './termination-message-fs.ts';
 export { createSysctlAllowlist } from '../lifecycle/sysctl-admit.ts';

@@ -9,6 +9,7 @@ import { generateConditions, getPhase } from '../status/generate.ts';
 import { getPodQOS } from '../api/qos.ts';
 import type { ReasonCache } from './reason-cache.ts';
 import { defaultHostIPs, podIPsOf } from '../api/pod-ips.ts';
+import { trimTerminationMessages } from '../kuberuntime/termination-message.ts';
 
 function terminatedState(s: ContainerStatus): V1ContainerState {
   return {
@@ -105,6 +106,7 @@ export function generateApiPodStatus(
   const phase = getPhase(pod, [...inits, ...apps], podIsTerminal);
   const sandboxReady = runtime.sandboxStatuses[0]?.state === 'ready';
   const allStatuses = [...inits, ...apps];
+  trimTerminationMessages(allStatuses, allStatuses.length);
   const status: V1PodStatus = {
     phase,
     conditions: generateConditions({ ...pod, status: pod.status ?? {} }, allStatuses, phase, sandboxReady),

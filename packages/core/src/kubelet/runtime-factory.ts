@@ -54,9 +54,10 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}) },
     {
       podLogsDir: config.podLogsDir,
+      rootDir: config.rootDir,
       nodeName: config.nodeName,
       hostIPs: nodeHostIPs(config),
       crashLoopBackOff: config.crashLoopBackOff,

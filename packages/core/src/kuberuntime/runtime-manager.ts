@@ -24,6 +24,7 @@ import type { HookDeps } from '../lifecycle/hooks/types.ts';
 import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
+import type { TerminationMessageFs } from './termination-message.ts';
 import type { NodeAllocatable } from '../volume/downward-api.ts';
 
 export interface KubeRuntimeDeps {
@@ -43,6 +44,8 @@ export interface KubeRuntimeDeps {
   allocatable?: () => NodeAllocatable;
   /** Liveness / startup results: a container that failed them is killed and restarted (computePodActions). */
   probeResults?: ContainerProbeResults;
+  /** Termination message files (created under config.rootDir, read once a container exited); none when absent. */
+  messages?: TerminationMessageFs;
 }
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
@@ -87,7 +90,7 @@ export class KubeRuntimeManager implements Runtime {
 
   async getPodStatus(uid: string, name: string, namespace: string): Promise<PodStatus> {
     await this.resolveType();
-    return this.timed('pod_status', () => readPodStatus(this.deps.cri, this.runtimeType, uid, name, namespace));
+    return this.timed('pod_status', () => readPodStatus(this.deps.cri, this.runtimeType, uid, name, namespace, this.deps.messages));
   }
 
   /** Container IDs are `<runtimeName>://<id>`: learn the runtime's name once (CRI Version). */
@@ -270,6 +273,7 @@ export class KubeRuntimeManager implements Runtime {
       ...(this.deps.volumes ? { volumes: this.deps.volumes } : {}),
       ...(this.deps.objects ? { objects: this.deps.objects } : {}),
       ...(this.deps.allocatable ? { allocatable: this.deps.allocatable } : {}),
+      ...(this.deps.messages && this.config.rootDir ? { messages: { fs: this.deps.messages, rootDir: this.config.rootDir, onError: (message: string) => this.log.error(message) } } : {}),
       ...(hooks ? { postStart: (pod: V1Pod, c: V1Container, id: string, ip: string) => this.postStart(hooks, pod, c, id, ip) } : {}),
     };
   }

@@ -4,6 +4,7 @@ import { isNotFound } from '../cri/types.ts';
 import { podInfoFromLabels, POD_UID_LABEL } from '../container/labels.ts';
 import type { ContainerStatus, PodStatus, RuntimePod, SandboxStatus } from '../container/types.ts';
 import { toContainerStatus, toRuntimeContainer, toRuntimeSandbox, toSandboxStatus } from './convert.ts';
+import { readTerminationMessage, withTerminationMessage, type TerminationMessageFs } from './termination-message.ts';
 
 type Cri = Pick<CriClient, 'listPodSandbox' | 'listContainers' | 'podSandboxStatus' | 'containerStatus'>;
 
@@ -32,7 +33,8 @@ export async function listRuntimePods(cri: Cri, type: string, all: boolean): Pro
   return [...pods.values()];
 }
 
-export async function readPodStatus(cri: Cri, type: string, uid: string, name: string, namespace: string): Promise<PodStatus> {
+/** `messages`: where exited containers' termination messages are read (none when absent). */
+export async function readPodStatus(cri: Cri, type: string, uid: string, name: string, namespace: string, messages?: TerminationMessageFs): Promise<PodStatus> {
   const selector = { [POD_UID_LABEL]: uid };
   const [sbList, cList] = await Promise.all([
     cri.listPodSandbox({ filter: { labelSelector: selector } }),
@@ -56,7 +58,10 @@ export async function readPodStatus(cri: Cri, type: string, uid: string, name: s
   for (const c of cList.containers) {
     try {
       const r = await cri.containerStatus({ containerId: c.id });
-      if (r.status) containerStatuses.push(toContainerStatus(r.status, type));
+      if (!r.status) continue;
+      const s = toContainerStatus(r.status, type);
+      if (messages && r.status.state === 'CONTAINER_EXITED') s.message = withTerminationMessage(s.message, await readTerminationMessage(messages, r.status));
+      containerStatuses.push(s);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

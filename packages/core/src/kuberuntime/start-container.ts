@@ -13,6 +13,7 @@ import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
 import type { NodeAllocatable } from '../volume/downward-api.ts';
 import type { EventSink, RuntimeFs } from './types.ts';
+import { podContainerDir, terminationMessageMount, type TerminationMessageFs } from './termination-message.ts';
 
 export interface StartDeps {
   cri: Pick<CriClient, 'createContainer' | 'startContainer'>;
@@ -29,6 +30,8 @@ export interface StartDeps {
   objects?: PodObjectSource;
   /** The node's allocatable for env resourceFieldRefs of a container without limits. */
   allocatable?: () => NodeAllocatable;
+  /** Termination message files under `<rootDir>/pods/<uid>/containers/<name>/` (none when absent). */
+  messages?: { fs: TerminationMessageFs; rootDir: string; onError: (message: string) => void };
   /**
    * Runs the container's postStart hook right after StartContainer (the sync waits for it). On failure the
    * implementation kills the container (FailedPostStartHook) and returns the handler's message.
@@ -75,6 +78,11 @@ export async function startContainer(
     return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
   }
   for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
+  if (deps.messages) {
+    const { fs, rootDir, onError } = deps.messages;
+    const m = await terminationMessageMount(fs, podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name), c, onError);
+    if (m) cfg.config.mounts = [...(cfg.config.mounts ?? []), m];
+  }
   let containerId: string;
   try {
     if (deps.fs && sandboxConfig.logDirectory) await deps.fs.mkdirp(`${sandboxConfig.logDirectory}/${c.name}`);

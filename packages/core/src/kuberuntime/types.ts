@@ -73,6 +73,8 @@ export interface RuntimeFs {
 export interface KubeRuntimeConfig {
   /** e.g. /var/log/pods. */
   podLogsDir: string;
+  /** The kubelet's --root-dir: termination message files go under `<rootDir>/pods/<uid>/containers/<name>/`. */
+  rootDir?: string;
   nodeName: string;
   /** The node's IPs (--node-ip, else the default InternalIP): hostIP of every pod, pod IPs of hostNetwork pods. */
   hostIPs?: string[];

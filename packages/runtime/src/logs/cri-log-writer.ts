@@ -50,10 +50,13 @@ export class CriLogWriter {
     this.pending[stream] = Buffer.from(buf);
   }
 
-  /** Flush unterminated output of a stream (at EOF) as a full record. */
+  /**
+   * Flush unterminated output of a stream (at EOF) as a partial record, as containerd does ("it should be
+   * treated as a partial line"): a reader shows it without a newline (`echo -n DONE` logs "DONE").
+   */
   end(stream: LogStream): void {
     const rest = this.pending[stream];
-    if (rest.length > 0) this.record(stream, 'F', rest);
+    if (rest.length > 0) this.record(stream, 'P', rest);
     this.pending[stream] = Buffer.alloc(0);
   }
 

@@ -1,0 +1,45 @@
+/** The real file system behind termination messages (kuberuntime/termination-message.ts). */
+import { chmod, mkdir, open, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readCriLog } from '../kuberuntime/logs/read-cri-log.ts';
+import type { TerminationMessageFs } from '../kuberuntime/termination-message.ts';
+import { realClock } from '../util/clock.ts';
+
+export const nodeTerminationMessageFs: TerminationMessageFs = {
+  async createMessageFile(dir, file) {
+    await mkdir(dir, { recursive: true, mode: 0o750 });
+    const path = join(dir, file);
+    await writeFile(path, '', { flag: 'wx' });
+    // The umask applies at creation: chmod, as the kubelet does, so any container user may write it.
+    await chmod(path, 0o666);
+  },
+
+  /** tail.ReadAtMost: the last `max` bytes. */
+  async readAtMost(path, max) {
+    let fh;
+    try {
+      fh = await open(path, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    try {
+      const size = (await fh.stat()).size;
+      const start = Math.max(0, size - max);
+      const buf = Buffer.alloc(size - start);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, start);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  },
+
+  /** ReadLogs(tail=lines) into a circular buffer of `bytes` bytes: what stays is the end. */
+  async readLogTail(path, lines, bytes) {
+    const chunks: Buffer[] = [];
+    const r = await readCriLog(path, { tailLines: lines }, (chunk) => void chunks.push(Buffer.from(chunk, 'utf8')), undefined, { clock: realClock, watch: false });
+    if (!r.ok) throw new Error(r.message);
+    const all = Buffer.concat(chunks);
+    return all.subarray(Math.max(0, all.length - bytes)).toString('utf8');
+  },
+};
