@@ -88,6 +88,10 @@ const cases: Array<[string, Mut, string[]]> = [
     (p) => (spec(p).initContainers = [{ name: 'i', image: 'x', readinessProbe: { exec: { command: ['true'] } } }]),
     ['spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always'],
   ],
+  // The API server's ValidatePodSpec: activeDeadlineSeconds in [1, MaxInt32].
+  ['activeDeadlineSeconds 0', (p) => (spec(p).activeDeadlineSeconds = 0), ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']],
+  ['activeDeadlineSeconds -5', (p) => (spec(p).activeDeadlineSeconds = -5), ['spec.activeDeadlineSeconds: Invalid value: -5: must be between 1 and 2147483647, inclusive']],
+  ['activeDeadlineSeconds 1', (p) => (spec(p).activeDeadlineSeconds = 1), []],
 ];
 
 for (const [name, mut, want] of cases) {

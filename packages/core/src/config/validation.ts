@@ -96,5 +96,9 @@ export function validateTypedPod(pod: V1Pod): string[] {
   if (g !== undefined && (!Number.isInteger(g) || g < 0)) {
     errs.push(`spec.terminationGracePeriodSeconds: Invalid value: ${g}: must be greater than or equal to 0`);
   }
+  const ads = spec.activeDeadlineSeconds;
+  if (ads !== undefined && ads !== null && (!Number.isInteger(ads) || ads < 1 || ads > 2 ** 31 - 1)) {
+    errs.push(`spec.activeDeadlineSeconds: Invalid value: ${ads}: must be between 1 and 2147483647, inclusive`);
+  }
   return errs;
 }

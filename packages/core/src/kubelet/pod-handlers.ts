@@ -121,6 +121,9 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
 
   async syncTerminatedPod(pod: V1Pod, _status: PodStatus): Promise<void> {
     this.ctx.logger.debug('pod terminated', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
+    // As SyncTerminatedPod's statusManager.TerminatePod: the deleted pod's status becomes terminal, so the status
+    // manager may delete its API object (a pod whose containers never started would otherwise stay Pending).
+    if (this.ctx.podManager.getPodByUid(uidOf(pod))) this.ctx.statusManager.terminatePod(pod);
   }
 
   private probeFiller(): ((uid: string, s: V1PodStatus) => void) | undefined {

@@ -10,6 +10,7 @@ import type { EventBus } from '../events/types.ts';
 import type { StatusManager, StatusSyncer, VersionedPodStatus } from './types.ts';
 import { containerBriefs, isTerminalPhase, statusKey } from './brief.ts';
 import { generateContainersReadyCondition, generatePodReadyCondition } from './generate.ts';
+import { terminalPodStatus } from './terminal-status.ts';
 
 export interface StatusManagerDeps {
   clock: Clock;
@@ -43,6 +44,11 @@ export class BasicStatusManager implements StatusManager {
     const prev = this.cache.get(uid);
     const next = this.normalize(structuredClone(status), prev?.v.status, pod);
     return this.record(pod, next, prev);
+  }
+
+  terminatePod(pod: V1Pod): void {
+    const old = this.cache.get(pod.metadata?.uid ?? '')?.v.status ?? pod.status ?? {};
+    this.setPodStatus(pod, terminalPodStatus(pod, old));
   }
 
   getPodStatus(uid: string): V1PodStatus | undefined {

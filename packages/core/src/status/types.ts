@@ -29,6 +29,8 @@ export interface StatusManager {
   setContainerReadiness(podUid: string, containerName: string, ready: boolean): void;
   /** For the prober: flips a container's started flag. */
   setContainerStartup(podUid: string, containerName: string, started: boolean): void;
+  /** TerminatePod: the pod's workers finished; containers not terminated are reported failed, the phase terminal. */
+  terminatePod(pod: V1Pod): void;
   /** Drops cached statuses of pods whose UID is not in `keep`. */
   removeOrphanedStatuses(keep: ReadonlySet<string>): void;
 }
