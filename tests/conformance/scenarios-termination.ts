@@ -76,9 +76,10 @@ export function defineTerminationMessageScenarios(ctx: SuiteContext): void {
       for (const s of SPECS) writePod(ctx.agent, s.pod, termPod(ctx.rt.image, s.script, s.extra));
     });
 
+    // The six pods start beside every other scenario's pods: on a loaded 2-core machine a sandbox can take a while.
     for (const s of SPECS) {
       it(`upstream: ${s.upstream}`, async () => {
-        const p = await waitPod(ctx.agent, s.pod, s.phase, (x) => x.status?.phase === s.phase && Boolean(cs(x, 'termination-message-container')?.state?.terminated));
+        const p = await waitPod(ctx.agent, s.pod, s.phase, (x) => x.status?.phase === s.phase && Boolean(cs(x, 'termination-message-container')?.state?.terminated), 120_000);
         const t = cs(p, 'termination-message-container')?.state?.terminated;
         assert.equal(t?.message ?? '', s.message, `state.terminated of ${s.pod}: ${JSON.stringify(t)}`);
         removePod(ctx.agent, s.pod);

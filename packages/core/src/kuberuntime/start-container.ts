@@ -80,7 +80,8 @@ export async function startContainer(
   for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
   if (deps.messages) {
     const { fs, rootDir, onError } = deps.messages;
-    const m = await terminationMessageMount(fs, podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name), c, onError);
+    const dir = podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name);
+    const m = dir ? await terminationMessageMount(fs, dir, c, onError) : onError(`no termination-log file for container "${c.name}": pod uid or container name is not a plain path segment`);
     if (m) cfg.config.mounts = [...(cfg.config.mounts ?? []), m];
   }
   let containerId: string;

@@ -129,7 +129,9 @@ describe('termination message file and mount (makeMounts)', () => {
     const fs = new RecordingFs(undefined);
     const dir = podContainerDir('/var/lib/kubelet/', 'u1', 'c');
     assert.equal(dir, '/var/lib/kubelet/pods/u1/containers/c');
-    const m = await terminationMessageMount(fs, dir, { terminationMessagePath: '/dev/termination-custom-log' }, () => assert.fail('no error'), () => 'id1');
+    assert.equal(podContainerDir('/r', '..', 'c'), undefined);
+    assert.equal(podContainerDir('/r', 'u1', 'a/../../b'), undefined);
+    const m = await terminationMessageMount(fs, dir ?? '', { terminationMessagePath: '/dev/termination-custom-log' }, () => assert.fail('no error'), () => 'id1');
     assert.deepEqual(m, { hostPath: `${dir}/id1`, containerPath: '/dev/termination-custom-log', readonly: false });
     assert.deepEqual(fs.calls, [`create ${dir} id1`]);
   });

@@ -31,8 +31,14 @@ export interface TerminationMessageFs {
   readLogTail(path: string, lines: number, bytes: number): Promise<string>;
 }
 
-/** `<root>/pods/<uid>/containers/<name>`: the kubelet's getPodContainerDir. */
-export function podContainerDir(rootDir: string, uid: string, name: string): string {
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * `<root>/pods/<uid>/containers/<name>`: the kubelet's getPodContainerDir; undefined when the uid or the name
+ * is not one plain path segment (it could lead out of the pod's directory).
+ */
+export function podContainerDir(rootDir: string, uid: string, name: string): string | undefined {
+  if (![uid, name].every((s) => SEGMENT.test(s) && !s.includes('..'))) return undefined;
   return `${rootDir.replace(/\/+$/, '')}/pods/${uid}/containers/${name}`;
 }
 
