@@ -77,7 +77,7 @@ exec "$@"
 export const PAYLOAD_SCRIPT = `
 read -r S < /proc/self/stat; echo "pid \${S%% *}" >&3
 R="$1"; WD="$2"; U="$3"; G="$4"; UNSHARE="$5"; CG="$6"; ENVX="$7"; BB="$8"; BBS="$9"; shift 9
-SETPRIV="$1"; CAPS="$2"; NNP="$3"; OOM="$4"; NCMD="$5"; shift 5
+SETPRIV="$1"; CAPS="$2"; NNP="$3"; OOM="$4"; SGS="$5"; NCMD="$6"; shift 6
 fail() { echo "err $*" >&3; exit 128; }
 set -f
 # raising works everywhere; lowering needs CAP_SYS_RESOURCE, which these hosts lack (best effort, as containerd's restrict_oom_score_adj)
@@ -100,9 +100,13 @@ else
   exec 9< "\${BBS%/*}" || fail "cannot open the directory of $BBS"
   set -- "/proc/self/fd/9/\${BBS##*/}" sh -c '${BUSYBOX_STEP_SCRIPT}' env "$@"
 fi
-if [ -n "$U" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -G "\${G:-$U}" -- "$@"
+# unshare's -G drops the supplementary groups: with groups, setpriv sets them and the gid first (still root, the
+# chroot keeps working) and unshare only switches the uid after its chroot
+if [ -n "$U" ] && [ -n "$SGS" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -- "$@"
+  set -- "$SETPRIV" --groups "$SGS" --regid "\${G:-$U}" -- "$@"
+elif [ -n "$U" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -G "\${G:-$U}" -- "$@"
 else set -- "$UNSHARE" --root="$R" --wd="$WD" -- "$@"; fi
-if [ -n "$SETPRIV" ]; then set -- "$SETPRIV" $NNP --bounding-set "$CAPS" -- "$@"; fi
+if [ -n "$CAPS" ]; then set -- "$SETPRIV" $NNP --bounding-set "$CAPS" -- "$@"; fi
 # between unshare's chroot and its chdir the cwd must already be inside the new root (an exec takes both)
 cd "$R" || fail "cannot enter $R"
 echo ok >&3; exec 3>&-
@@ -128,7 +132,8 @@ const WAITER_SCRIPT = 'S="$1"; E="$2"; shift 2; "$S" -c "$NODELET_PAYLOAD" paylo
  * overlayfs), NODELET_UID/NODELET_GID (optional), NODELET_CGROUP_PROCS, NODELET_NEWPID=1 (own pid
  * namespace), NODELET_READONLY=1 (read-only root), NODELET_UNSHARE/NODELET_SH/NODELET_BUSYBOX (host tool
  * paths; busybox optional), NODELET_NSENTER, NODELET_STATIC_BB (real path of a static busybox, or empty), NODELET_SETPRIV +
- * NODELET_CAPS (capability bounding set; empty = all), NODELET_NNP ("--no-new-privs" or empty),
+ * NODELET_CAPS (capability bounding set; empty = none set), NODELET_NNP ("--no-new-privs" or empty), NODELET_GROUPS
+ * (supplementary groups "g1,g2" for a container run as a user; needs NODELET_SETPRIV),
  * NODELET_OOM_SCORE_ADJ, NODELET_PAYLOAD (PAYLOAD_SCRIPT).
  */
 export const CONTAINER_INIT_SCRIPT = `
@@ -221,12 +226,12 @@ if [ -z "$ENVX" ]; then
   case "$1" in */*) ;; *) shift; set -- "$p" "$@" ;; esac
 fi
 U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"
-SETPRIV="$NODELET_SETPRIV"; CAPS="$NODELET_CAPS"; NNP="$NODELET_NNP"; OOM="$NODELET_OOM_SCORE_ADJ"
+SETPRIV="$NODELET_SETPRIV"; CAPS="$NODELET_CAPS"; NNP="$NODELET_NNP"; OOM="$NODELET_OOM_SCORE_ADJ"; SGS="$NODELET_GROUPS"
 if [ -n "$NODELET_READONLY$HOSTRO" ]; then mnt -o remount,bind,ro "$R" || fail "cannot make the root read-only"; fi
 unset NODELET_ROOTFS NODELET_LOWER NODELET_DIR NODELET_OVERLAY NODELET_UID NODELET_GID NODELET_CGROUP_PROCS \\
   NODELET_NEWPID NODELET_READONLY NODELET_UNSHARE NODELET_SH NODELET_BUSYBOX NODELET_SETPRIV NODELET_CAPS NODELET_NNP \\
-  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB NODELET_NSENTER
-set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$(($# - NENV))" "$@"
+  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB NODELET_NSENTER NODELET_GROUPS
+set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$SGS" "$(($# - NENV))" "$@"
 # In a new pid namespace the first fork becomes its PID 1, so the waiter there forks nothing but the payload.
 [ -n "$NEWPID" ] && exec "$UNSHARE" --pid -- "$SH" -c '${WAITER_SCRIPT}' waiter "$SH" "$C/exit" "$@"
 "$SH" -c "$NODELET_PAYLOAD" payload "$@"

@@ -85,6 +85,7 @@ function buildEnv(ctx: RuntimeContext, rec: ContainerRecord, image: string): Rec
     NODELET_STATIC_BB: staticBusybox(ctx.bins.busybox) ?? '',
     NODELET_NSENTER: ctx.bins.nsenter,
     ...capsEnv(ctx, rec, asUser),
+    ...groupsEnv(ctx, rec, asUser),
     NODELET_OOM_SCORE_ADJ: rec.config.linux?.resources?.oomScoreAdj ? String(rec.config.linux.resources.oomScoreAdj) : '',
     NODELET_NEWPID: pidModeOf(rec, ctx.store.sandboxes.get(rec.sandboxId)!) === 'CONTAINER' ? '1' : '',
   };
@@ -104,6 +105,26 @@ function capsEnv(ctx: RuntimeContext, rec: ContainerRecord, asUser: boolean): Re
     NODELET_CAPS: [set, ...need.map((c) => `+${c}`)].join(','),
     NODELET_NNP: sc?.noNewPrivs ? '--no-new-privs' : '',
   };
+}
+
+/**
+ * The CRI supplementalGroups (the kubelet puts fsGroup first) for a container run as a user, set by setpriv
+ * before unshare switches the uid (unshare's -G would drop them). Without setpriv on the host they are left out.
+ */
+function groupsEnv(ctx: RuntimeContext, rec: ContainerRecord, asUser: boolean): Record<string, string> {
+  const groups = asUser ? supplementaryGroups(ctx, rec) : '';
+  return groups ? { NODELET_SETPRIV: ctx.bins.setpriv!, NODELET_GROUPS: groups } : { NODELET_GROUPS: '' };
+}
+
+/** The container's supplementary groups for `setpriv --groups` ("1001,2000"), or '' (none, or no setpriv). */
+export function supplementaryGroups(ctx: RuntimeContext, rec: ContainerRecord): string {
+  const groups = (rec.config.linux?.securityContext?.supplementalGroups ?? []).map(Number).filter((g) => Number.isInteger(g) && g >= 0 && g < 2 ** 32);
+  if (groups.length === 0) return '';
+  if (!ctx.bins.setpriv) {
+    ctx.logger.warn('no setpriv on the host: supplementary groups not set', { id: rec.id, groups });
+    return '';
+  }
+  return [...new Set(groups)].join(',');
 }
 
 function setupCgroup(ctx: RuntimeContext, rec: ContainerRecord): void {

@@ -6,7 +6,7 @@ import { descendantsOf, killTree, signal } from '../util/proc.ts';
 import type { RuntimeContext } from './context.ts';
 import { busyboxDir, busyboxStep, enteredRoot, envPathsIn, firstExecutableIn, lookPathIn, staticBusybox } from './container-env.ts';
 import { containerDir } from './container-ops.ts';
-import { pidModeOf, sandboxJoinFlags } from './container-start.ts';
+import { pidModeOf, sandboxJoinFlags, supplementaryGroups } from './container-start.ts';
 import { fail, ok, type OpResult } from './result.ts';
 
 export interface ExecSyncOutput {
@@ -53,8 +53,11 @@ export function execCommand(ctx: RuntimeContext, id: string, cmd: string[]): OpR
   const sb = ctx.store.sandboxes.get(rec.sandboxId);
   const mode = sb ? pidModeOf(rec, sb) : 'NODE';
   const nsFlags = sb ? sandboxJoinFlags(sb, mode !== 'NODE') : [];
-  const asUser = ctx.privileged && rec.uid !== undefined ? ['-S', String(rec.uid), '-G', String(rec.gid ?? rec.uid)] : [];
-  const enter = [ctx.bins.nsenter, '-t', String(rec.pid), ...nsFlags, '--mount', '-r', '-w', ...asUser, '--', ...last];
+  // nsenter's -G drops the supplementary groups: with groups, setpriv sets them and the gid first (still root)
+  const user = ctx.privileged && rec.uid !== undefined ? { uid: String(rec.uid), gid: String(rec.gid ?? rec.uid), groups: supplementaryGroups(ctx, rec) } : undefined;
+  const asUser = !user ? [] : user.groups ? ['-S', user.uid] : ['-S', user.uid, '-G', user.gid];
+  const groups = user?.groups ? [ctx.bins.setpriv!, '--groups', user.groups, '--regid', user.gid, '--'] : [];
+  const enter = [...groups, ctx.bins.nsenter, '-t', String(rec.pid), ...nsFlags, '--mount', '-r', '-w', ...asUser, '--', ...last];
   const argv = [ctx.bins.sh, '-c', EXEC_ENTER_SCRIPT, 'exec-enter', bbs ? busyboxDir(bbs) : '', ...enter];
   const env = hostEnv(ctx.cgroups ? { NODELET_CGROUP_PROCS: ctx.cgroups.procsFiles(rec.cgroupPath).join(' ') } : {});
   return ok({ rec, argv, env });

@@ -126,6 +126,11 @@ test('ExecSync: output, exit code, namespaces, timeout', async () => {
   await assert.rejects(h.rt.ExecSync({ containerId: id, cmd: ['sleep', '30'], timeout: 1 }), /deadline exceeded/i);
   assert.ok(Date.now() - t < 5000);
   await assert.rejects(h.rt.ExecSync({ containerId: id, cmd: ['nope'], timeout: 5 }), /executable file not found/);
+  // an exec runs as the container's user with its supplementary groups (runc: the process's additionalGids)
+  const sc = { runAsUser: { value: 1000 }, supplementalGroups: [1001, 2000], namespaceOptions: { pid: 'CONTAINER' } };
+  const asUser = await runContainer(pod, 'exec-groups', ['sleep', '1000'], { linux: { securityContext: sc } });
+  const groups = await h.rt.ExecSync({ containerId: asUser, cmd: ['id', '-G'], timeout: 10 });
+  assert.equal(groups.stdout.toString(), '1000 1001 2000\n');
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
 });
 
@@ -173,6 +178,9 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
   const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
     ['wd', 'pwd', { workingDir: '/tmp' }, /^\/tmp$/],
     ['user', 'echo $(id -u):$(id -g)', { linux: { securityContext: { runAsUser: { value: 65534 }, runAsGroup: { value: 65534 }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^65534:65534$/],
+    // CRI supplementalGroups (the kubelet puts fsGroup first) are the process's groups; without them none are kept
+    ['groups', 'id -G', { linux: { securityContext: { runAsUser: { value: 1000 }, runAsGroup: { value: 1000 }, supplementalGroups: [1001, 2000], namespaceOptions: { pid: 'CONTAINER' } } } }, /^1000 1001 2000$/],
+    ['nogroups', 'id -G', { linux: { securityContext: { runAsUser: { value: 1000 }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^1000$/],
     ['rw', 'cat /data/in && echo out > /data/out && echo wrote', { mounts: [{ containerPath: '/data', hostPath: data }] }, /^from-hostwrote$/m],
     ['ro', 'echo x > /data/ro-test || echo refused', { mounts: [{ containerPath: '/data', hostPath: data, readonly: true }] }, /refused$/],
     // /var/run is a symlink to /run: the mount point resolves inside the root, never on the host's /run
