@@ -23,15 +23,17 @@ export class ServiceLister {
     return this.synced;
   }
 
-  /** Every Service known; the first call starts the reflector and waits (bounded) for its first list. */
+  /** Every Service known; the first call starts the reflector; callers wait (once, bounded) for its first list. */
   async list(): Promise<V1Service[]> {
     if (!this.loop) {
       this.abort = new AbortController();
       let listed!: () => void;
-      this.firstList = new Promise<void>((r) => (listed = r));
+      const first = new Promise<void>((r) => (listed = r));
+      // Callers share one bounded wait for the first list; once it is over, nobody waits again.
+      this.firstList = Promise.race([first, this.deps.clock.sleep(this.deps.firstListWaitMs ?? 2_000).catch(() => undefined)]);
       this.loop = this.run(this.abort.signal, listed);
     }
-    if (!this.synced) await Promise.race([this.firstList, this.deps.clock.sleep(this.deps.firstListWaitMs ?? 2_000).catch(() => undefined)]);
+    if (!this.synced) await this.firstList;
     return [...this.services.values()];
   }
 
