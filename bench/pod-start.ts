@@ -5,13 +5,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { createCriClient } from '../packages/core/src/cri/client.ts';
-import type { CriClient } from '../packages/core/src/cri/types.ts';
+import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
-import { POD_NAMESPACE_LABEL } from '../packages/core/src/container/labels.ts';
+import { POD_NAMESPACE_LABEL } from '@nodelet/core/container';
 
 const SINGLE_RUNS = 5;
 const BURST = Number(process.env.BENCH_BURST ?? 30);

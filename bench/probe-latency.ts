@@ -12,11 +12,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createCriClient } from '../packages/core/src/cri/client.ts';
+import { createCriClient } from '@nodelet/core/cri';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { io } from 'socket.io-client';
-import type { NodeletEvent, PodStatusBusEvent, ProbeBusEvent } from '../packages/core/src/events/types.ts';
+import type { NodeletEvent, PodStatusBusEvent, ProbeBusEvent } from '@nodelet/core/events';
 import { freePort, repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 

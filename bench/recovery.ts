@@ -10,8 +10,8 @@ import { dirname, join } from 'node:path';
 import { repoRoot, waitUntil } from '../e2e/harness.ts';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
-import { killContainerd, startContainerd } from '../apps/agent/src/testing/containerd-daemon.ts';
-import { probeEndpoint } from '../apps/agent/src/runtime-launcher.ts';
+import { killContainerd, startContainerd } from '@nodelet/agent/testing';
+import { probeEndpoint } from '@nodelet/agent';
 import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 

@@ -7,8 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, createWriteSt
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { removeCgroupTree } from '@nodelet/agent/testing/cgroups.ts';
-import { stopRuntimeOf } from '@nodelet/agent/testing/processes.ts';
+import { removeCgroupTree, stopRuntimeOf } from '@nodelet/agent/testing';
 
 export { removeCgroupTree };
 

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
-import { staticPodYaml } from '@nodelet/agent/testing/api-node.ts';
+import { staticPodYaml } from '@nodelet/agent/testing';
 import { signIn, startStack, type Stack } from './harness.ts';
 
 let api: ApiServerDouble;

@@ -1,6 +1,7 @@
-// `npm test`: installs what is missing, runs every unit and integration test (node's test runner), then the
-// browser e2e suite (Playwright driving Debian's chromium), and prints one closing line
-// "tests: N passed, N failed". Options: --unit (node tests only), --e2e (browser tests only).
+// `npm test`: installs what is missing, checks the dependency rules (`npm run lint:deps`, one check), runs every
+// unit and integration test (node's test runner), then the browser e2e suite (Playwright driving Debian's
+// chromium), and prints one closing line "tests: N passed, N failed". Options: --unit (dependency rules and node
+// tests only), --e2e (browser tests only).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -21,6 +22,17 @@ function findTests(dir, out = []) {
     else if (name.endsWith('.test.ts')) out.push(p);
   }
   return out;
+}
+
+/** The dependency rules (.dependency-cruiser.cjs): counted as one check; a violation fails the run. */
+function runDependencyRules() {
+  log('checking the dependency rules (npm run lint:deps)');
+  const r = spawnSync('npm', ['run', '-s', 'lint:deps'], { stdio: 'inherit', cwd: repoRoot });
+  if (r.status === 0) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    log(`dependency rules: violations (exit ${r.status ?? r.signal}), listed above`);
+  }
 }
 
 function runNodeTests() {
@@ -92,6 +104,7 @@ function runE2e() {
   log(`e2e tests: ${passed} passed, ${failed} failed`);
 }
 
+if (only !== 'e2e') runDependencyRules();
 if (only !== 'e2e') runNodeTests();
 if (only !== 'unit') runE2e();
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

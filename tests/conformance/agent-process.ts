@@ -5,8 +5,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, waitUntil } from '../../e2e/harness.ts';
-import { doRequest, type SimpleResponse, type TlsClientOptions } from '../../apps/agent/src/testing/https-client.ts';
-import { stopRuntimeOf } from '../../apps/agent/src/testing/processes.ts';
+import { doRequest, type SimpleResponse, type TlsClientOptions, stopRuntimeOf } from '@nodelet/agent/testing';
 
 export interface AgentProcess {
   dir: string;

@@ -41,4 +41,4 @@ export function leftoverPodCgroups(uids: string[], cgroupRoot = '/'): string[] {
 }
 
 /** Removes a test's private cgroup root from every hierarchy; returns what could not be removed. */
-export { removeCgroupTree as removeCgroupRoot } from '../../apps/agent/src/testing/cgroups.ts';
+export { removeCgroupTree as removeCgroupRoot } from '@nodelet/agent/testing';

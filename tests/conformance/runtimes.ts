@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../e2e/harness.ts';
-import { killContainerd, startContainerd } from '../../apps/agent/src/testing/containerd-daemon.ts';
+import { killContainerd, startContainerd } from '@nodelet/agent/testing';
 
 export type RuntimeName = 'embedded' | 'containerd';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import { waitUntil } from '../../e2e/harness.ts';
-import { pidAlive } from '../../packages/core/src/util/process.ts';
+import { pidAlive } from '@nodelet/core/util';
 import type { SuiteContext } from './suite-context.ts';
 import { bareId, containerStatus as cs, ctr, getPod, listPods, removePod, waitPod, writePod } from './pods.ts';
 

@@ -5,7 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { before, describe, it } from 'node:test';
 import type { V1PodSpec } from '@kubernetes/client-node';
 import type { SuiteContext } from './suite-context.ts';
-import { findCniBinDir } from '@nodelet/runtime/network/cni.ts';
+import { findCniBinDir } from '@nodelet/runtime';
 import { bareId, containerStatus as cs, ctr, logs, waitPod, writePod } from './pods.ts';
 
 const LOOP = 'while true; do sleep 0.2; done';
@@ -171,7 +171,7 @@ export function definePodScenarios(ctx: SuiteContext): void {
 }
 
 async function followFor(ctx: SuiteContext, pod: string, container: string, ms: number): Promise<string> {
-  const { openStream } = await import('../../apps/agent/src/testing/https-client.ts');
+  const { openStream } = await import('@nodelet/agent/testing');
   const url = `${ctx.agent.kubeletUrl}/containerLogs/conf/${pod}-${ctx.agent.nodeName}/${container}?follow=true&tailLines=1`;
   const s = await openStream(url, ctx.agent.tls());
   let text = '';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createCriClient } from '../../packages/core/src/cri/client.ts';
+import { createCriClient } from '@nodelet/core/cri';
 import { waitUntil } from '../../e2e/harness.ts';
 import { createAgentProcess } from './agent-process.ts';
 import type { ConformanceRuntime } from './runtimes.ts';

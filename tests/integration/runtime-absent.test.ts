@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack, waitUntil } from '../../e2e/harness.ts';
-import { startInProcess } from '../../packages/runtime/src/testing/harness.ts';
+import { startInProcess } from '@nodelet/runtime/testing';
 
 test('absent runtime: healthz not ok, /pods still served, the log names the endpoint', async () => {
   const sock = `/tmp/nodelet-absent-${process.pid}.sock`;

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { createApiClientFromKubeconfig } from '@nodelet/core/apiclient/client.ts';
-import { realClock } from '@nodelet/core/util/clock.ts';
+import { createApiClientFromKubeconfig } from '@nodelet/core/apiclient';
+import { realClock } from '@nodelet/core/util';
 import { createAgent } from './agent.ts';
 import { helpText } from './config/flag-specs.ts';
 import { loadConfig } from './config/load-config.ts';

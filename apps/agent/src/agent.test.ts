@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { realClock } from '@nodelet/core/util/clock.ts';
-import { RecordingLogger } from '@nodelet/core/util/logger.ts';
+import { realClock } from '@nodelet/core/util';
+import { RecordingLogger } from '@nodelet/core/testing';
 import { createAgent, type Agent } from './agent.ts';
 import { flagDefaults } from './config/defaults.ts';
 import type { AgentConfig } from './config/types.ts';

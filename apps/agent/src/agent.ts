@@ -3,9 +3,8 @@
  * not-ready → stop accepting → close streams → stop kubelet → close CRI → close connections.
  */
 import { readFileSync } from 'node:fs';
-import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
-import type { Clock, TimerHandle } from '@nodelet/core/util/clock.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet';
+import type { Clock, TimerHandle, Logger } from '@nodelet/core/util';
 import type { AgentConfig } from './config/types.ts';
 import type { KubeletFactory, KubeletHandle } from './kubelet-factory.ts';
 import { runShutdown, type StepOutcome } from './lifecycle/shutdown.ts';

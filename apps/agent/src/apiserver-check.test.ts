@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { NodeSummary } from '@nodelet/core/kubelet/types.ts';
+import type { NodeSummary } from '@nodelet/core/kubelet';
 import { apiServerCheck } from './agent.ts';
 
 const base: NodeSummary = { name: 'n', runtimeReady: true, startTime: '', kubeletVersion: 'v1.34.0', podCount: 0, maxPods: 110 };

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Lease, V1Pod } from '@kubernetes/client-node';
-import type { NodeSummary } from '@nodelet/core/kubelet/types.ts';
+import type { NodeSummary } from '@nodelet/core/kubelet';
 import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
 import { call, nodeAgent, type NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/images/testing/build-busybox.ts';
+import { startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/testing';
 import { HOST_IMAGE } from './testing/api-node.ts';
 import { diskFillSuite, mountTmpfs } from './testing/disk-fill-suite.ts';
 

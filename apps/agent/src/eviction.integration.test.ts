@@ -18,10 +18,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { request as httpsRequest } from 'node:https';
-import { createCriClient } from '@nodelet/core';
-import { realClock } from '@nodelet/core/util/clock.ts';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { buildBusyboxOciLayout, pushToRegistry, startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/images/testing/build-busybox.ts';
+import { createCriClient } from '@nodelet/core/cri';
+import { realClock, nullLogger } from '@nodelet/core/util';
+import { buildBusyboxOciLayout, pushToRegistry, startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/testing';
 import { doRequest, type TlsClientOptions } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
 

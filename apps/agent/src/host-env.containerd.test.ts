@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCriClient } from '@nodelet/core';
-import { buildLdCanary, hasGcc } from '@nodelet/runtime/testing/ld-canary.ts';
+import { createCriClient } from '@nodelet/core/cri';
+import { buildLdCanary, hasGcc } from '@nodelet/runtime/testing';
 import { privateContainerd } from './testing/private-containerd.ts';
 
 const state = mkdtempSync(join(tmpdir(), 'nodelet-hostenv-ctd-'));

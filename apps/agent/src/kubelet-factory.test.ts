@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { flagDefaults } from './config/defaults.ts';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { coreKubeletConfig, imageFsMountpoint } from './kubelet-factory.ts';
 
 describe('coreKubeletConfig', () => {

@@ -2,20 +2,16 @@
  * Builds the core kubelet for the agent: a CRI client for the endpoint, then `createKubelet(deps, config)` from
  * @nodelet/core. Kept behind the KubeletFactory type so tests swap in a fake.
  */
-import { createCriClient, createKubelet, nodeRuntimeFs, nodeTerminationMessageFs } from '@nodelet/core';
-import { createNodeHostFs } from '@nodelet/core/cm/node-host-fs.ts';
-import { createNodeDiskUsage } from '@nodelet/core/stats/disk-usage.ts';
-import type { KubeletConfig, KubeletDeps } from '@nodelet/core/kubelet/config.ts';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
-import type { Clock } from '@nodelet/core/util/clock.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
-import type { CriClient } from '@nodelet/core/cri/types.ts';
+import { createCriClient, type CriClient } from '@nodelet/core/cri';
+import { createKubelet, nodeRuntimeFs, nodeTerminationMessageFs, type KubeletConfig, type KubeletDeps, type KubeletApi } from '@nodelet/core/kubelet';
+import { createNodeHostFs } from '@nodelet/core/cm';
+import { createNodeDiskUsage } from '@nodelet/core/stats';
+import type { Clock, Logger } from '@nodelet/core/util';
 import type { AgentConfig } from './config/types.ts';
 import { KUBELET_VERSION } from './config/types.ts';
 import { coreEvictionConfig } from './config/eviction-config.ts';
 import { coreApiServerConfig } from './config/apiserver-config.ts';
-import { createApiClientFromKubeconfig } from '@nodelet/core/apiclient/client.ts';
-import type { ApiClient } from '@nodelet/core/apiclient/types.ts';
+import { createApiClientFromKubeconfig, type ApiClient } from '@nodelet/core/apiclient';
 
 export interface KubeletHandle {
   kubelet: KubeletApi;

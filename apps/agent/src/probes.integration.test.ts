@@ -17,10 +17,10 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { K8sBusEvent, NodeletEvent, ProbeBusEvent } from '@nodelet/core/events/types.ts';
+import type { K8sBusEvent, NodeletEvent, ProbeBusEvent } from '@nodelet/core/events';
 import type { ClientToServerEvents, ServerToClientEvents } from './streams/types.ts';
-import { createCriClient } from '@nodelet/core';
-import { findCniBinDir } from '@nodelet/runtime/network/cni.ts';
+import { createCriClient } from '@nodelet/core/cri';
+import { findCniBinDir } from '@nodelet/runtime';
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { V1Pod } from '@kubernetes/client-node';
-import { findCniBinDir } from '@nodelet/runtime/network/cni.ts';
+import { findCniBinDir } from '@nodelet/runtime';
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid, stopRuntimeOf } from './testing/processes.ts';
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { realClock } from '@nodelet/core/util/clock.ts';
-import { RecordingLogger } from '@nodelet/core/util/logger.ts';
+import { realClock } from '@nodelet/core/util';
+import { RecordingLogger } from '@nodelet/core/testing';
 import { embeddedRuntimePaths, ensureRuntime, probeEndpoint, type RuntimePaths } from './runtime-launcher.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'nodelet-launcher-'));

@@ -10,9 +10,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, write
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Clock } from '@nodelet/core/util/clock.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
-import { pidAlive as alive } from '@nodelet/core/util/process.ts';
+import { type Clock, type Logger, pidAlive as alive } from '@nodelet/core/util';
 
 /**
  * True when this code runs as `npm run build`'s output (dist/agent/*.js, plain node) rather than from its sources

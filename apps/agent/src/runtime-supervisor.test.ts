@@ -3,8 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
-import { RecordingLogger } from '@nodelet/core/util/logger.ts';
+import { FakeClock, RecordingLogger } from '@nodelet/core/testing';
 import { embeddedRuntimePaths } from './runtime-launcher.ts';
 import { RuntimeSupervisor, type RuntimeRestart, type SupervisorConfig } from './runtime-supervisor.ts';
 

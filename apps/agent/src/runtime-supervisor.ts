@@ -5,8 +5,7 @@
  * back to 0.5 s once a runtime stayed up `stableMs`), logs it and reports it (`onRestart`: an event). The new
  * runtime adopts the pods from its persisted state and the live processes.
  */
-import type { Clock, TimerHandle } from '@nodelet/core/util/clock.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { Clock, TimerHandle, Logger } from '@nodelet/core/util';
 import { embeddedRuntimePaths, isRuntimeProcess, probeEndpoint, readPid, spawnRuntime, type RuntimeLaunch, type RuntimePaths } from './runtime-launcher.ts';
 
 export interface SupervisorConfig {

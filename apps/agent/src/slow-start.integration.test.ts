@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { V1Pod } from '@kubernetes/client-node';
-import { createCriClient } from '@nodelet/core';
+import { createCriClient } from '@nodelet/core/cri';
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid, stopRuntimeOf } from './testing/processes.ts';
 

@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
-import { unexpectedLint } from '@nodelet/core/metrics/promtool-exceptions.ts';
+import { unexpectedLint } from '@nodelet/core/testing';
 import { canManageCgroups, cgroupDir, readCgroupFile, removeCgroupTree } from './testing/cgroups.ts';
 import { doRequest } from './testing/https-client.ts';
 import { eventually, freePort, lineReader, stopPid } from './testing/processes.ts';
 import { hasPrometheus, startPrometheus } from './testing/prometheus.ts';
 import { checkRootfsAndVolume, fillPod } from './testing/stats-fs-check.ts';
-import { buildBusyboxOciLayout, pushToRegistry, startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/images/testing/build-busybox.ts';
+import { buildBusyboxOciLayout, pushToRegistry, startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/testing';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'nodelet-stats-it-'));

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { eventMatches, type EventFilter, type NodeletEvent } from '@nodelet/core/events/types.ts';
+import { eventMatches, type EventFilter, type NodeletEvent } from '@nodelet/core/events';
 import { REPO_ROOT } from './runtime-launcher.ts';
 import type { ClientToServerEvents, ServerToClientEvents } from './streams/types.ts';
 import { formatEventLine } from './tail/format.ts';

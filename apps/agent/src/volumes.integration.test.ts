@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ApiServerDouble, KubeObject } from '@nodelet/apiserver-double';
-import { kubeApiAccessVolume } from '@nodelet/apiserver-double/store/sa-admission.ts';
+import { kubeApiAccessVolume } from '@nodelet/apiserver-double';
 import { boundPod, startApiNode, writeStaticPod } from './testing/api-node.ts';
 import { call, type NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';

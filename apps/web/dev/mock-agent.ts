@@ -14,7 +14,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { parseArgs } from 'node:util';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { Server as SocketServer } from 'socket.io';
-import type { EventFilter, NodeletEvent } from '@nodelet/core/events/types.ts';
+import type { EventFilter, NodeletEvent } from '@nodelet/agent/types';
 import { createMockRouter } from './mock-router.ts';
 import { createMockWorld, matches } from './mock-world.ts';
 import { ensureMockPki } from './mock-pki.ts';

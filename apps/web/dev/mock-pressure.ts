@@ -3,7 +3,7 @@
  * (publishing `pressure` events on changes); gc.images / gc.containers remove fake images and dead containers
  * and publish `gc` events.
  */
-import type { GcPolicies, GcResult, PressureCondition, PressureSample, PressureState, Signal } from '@nodelet/core/eviction/types.ts';
+import type { GcPolicies, GcResult, PressureCondition, PressureSample, PressureState, Signal } from '@nodelet/agent/types';
 import type { MockWorld } from './mock-world.ts';
 
 const GiB = 2 ** 30;

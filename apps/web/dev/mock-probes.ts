@@ -2,8 +2,7 @@
  * Mock probe workers (probes.list) and probe events for the mock agent: web/nginx has a readiness probe that
  * fails for a few runs every so often and a tcp liveness probe; crasher/app has a failing liveness probe.
  */
-import type { ProbeWorkerInfo } from '@nodelet/core/kubelet/types.ts';
-import type { ProbeResult } from '@nodelet/core/prober/types.ts';
+import type { ProbeWorkerInfo, ProbeResult } from '@nodelet/agent/types';
 import type { MockWorld } from './mock-world.ts';
 
 export interface MockProbes {

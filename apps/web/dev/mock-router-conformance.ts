@@ -4,7 +4,7 @@
  * Type-only; `tsc -p apps/web` (and `next build`) fails when they drift apart.
  */
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@nodelet/agent/trpc/router.ts';
+import type { AppRouter } from '@nodelet/agent/types';
 import type { MockAppRouter } from './mock-router.ts';
 
 type AO = inferRouterOutputs<AppRouter>;

@@ -5,8 +5,7 @@
 import { initTRPC, tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { K8sBusEvent, NodeletEvent } from '@nodelet/core/events/types.ts';
-import type { ProbeBusEvent } from '@nodelet/core/events/types.ts';
+import type { K8sBusEvent, NodeletEvent, ProbeBusEvent } from '@nodelet/agent/types';
 import type { MockWorld } from './mock-world.ts';
 import type { MockProbes } from './mock-probes.ts';
 import type { MockStats } from './mock-stats.ts';

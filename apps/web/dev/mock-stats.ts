@@ -2,9 +2,7 @@
  * Mock stats for the mock agent: a cgroup tree (node, QoS classes, pods, containers) with synthetic cumulative
  * samples every tick, ring buffers, reference-counted watches, machine info, processes and pod stats.
  */
-import type { CgroupStatus, ProcessInfo, StatsContainer } from '@nodelet/core/kubelet/stats-api.ts';
-import type { PodStats, Summary } from '@nodelet/core/stats/summary-types.ts';
-import type { ContainerSample, MachineInfo } from '@nodelet/core/stats/types.ts';
+import type { CgroupStatus, ProcessInfo, StatsContainer, PodStats, Summary, ContainerSample, MachineInfo } from '@nodelet/agent/types';
 
 type Watch = (key: string, sample: ContainerSample) => void;
 

@@ -4,8 +4,8 @@
  * Dev-only; never imported by the console bundle.
  */
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { eventMatches, type EventFilter, type K8sBusEvent, type NodeletEvent, type NodeletEventInput } from '@nodelet/core/events/types.ts';
-import type { HealthReport, NodeSummary } from '@nodelet/core/kubelet/types.ts';
+import { eventMatches } from '@nodelet/agent/testing';
+import type { EventFilter, K8sBusEvent, NodeletEvent, NodeletEventInput, HealthReport, NodeSummary } from '@nodelet/agent/types';
 
 type Listener = (e: NodeletEvent) => void;
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appRouter } from '@nodelet/agent/trpc/router.ts';
+import { appRouter } from '@nodelet/agent/testing';
 import { agentRoute, isApiPath, PROCEDURES } from './agent-routes.ts';
 
 const agents = new Set(['default', 'b']);

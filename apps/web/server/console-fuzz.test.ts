@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { appRouter } from '@nodelet/agent/trpc/router.ts';
+import { appRouter } from '@nodelet/agent/testing';
 import { rawRequest, upgradeHeaders } from './testing/raw-http.ts';
 import { TOKENS, useSignedInStack } from './testing/console-stack.ts';
 

@@ -2,9 +2,8 @@
  * The 10250 auth filter's pieces from the configuration: AlwaysAllow or the SAR webhook; the TokenReview webhook;
  * the console token (read or created at start).
  */
-import type { ApiClient } from '@nodelet/core/apiclient/types.ts';
-import type { Clock } from '@nodelet/core/util/clock.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { ApiClient } from '@nodelet/core/apiclient';
+import type { Clock, Logger } from '@nodelet/core/util';
 import { join } from 'node:path';
 import { CONSOLE_TOKEN_FILE_NAME } from '../config/http-config.ts';
 import type { AgentConfig } from '../config/types.ts';

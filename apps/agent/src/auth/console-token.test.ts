@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { io as connect } from 'socket.io-client';
-import { createLogger, type LogRecord } from '@nodelet/core/util/logger.ts';
+import { createLogger, type LogRecord } from '@nodelet/core/util';
 import type { Authorizer } from '../servers/auth.ts';
 import type { HelloPayload } from '../streams/types.ts';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';

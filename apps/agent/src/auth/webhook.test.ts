@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { FakeApiClient, fail, ok } from '@nodelet/core/apiclient/testing/fake-client.ts';
+import { FakeClock, FakeApiClient, fail, ok } from '@nodelet/core/testing';
+import { nullLogger } from '@nodelet/core/util';
 import { requestAttributes } from '../servers/auth.ts';
 import { createTokenWebhook, createWebhookAuthorizer } from './webhook.ts';
 

@@ -4,9 +4,8 @@
  * request authorized with a SubjectAccessReview for resource nodes/<subresource>, name = node name (allowed
  * answers cached 5 min, denied 30 s). Transport errors are never cached and deny the request.
  */
-import type { ApiClient } from '@nodelet/core/apiclient/types.ts';
-import type { Clock } from '@nodelet/core/util/clock.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { ApiClient } from '@nodelet/core/apiclient';
+import type { Clock, Logger } from '@nodelet/core/util';
 import type { AuthzDecision, RequestAttributes, UserInfo } from '../servers/auth.ts';
 
 interface Cached<T> {

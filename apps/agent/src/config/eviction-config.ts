@@ -2,8 +2,8 @@
  * Eviction and garbage-collection settings: the kubelet's flags (--eviction-hard ...), their
  * KubeletConfiguration fields, defaults, validation (with the kubelet's messages), and the core config.
  */
-import { parseMapFlag, parseThresholdConfig, parseThresholdValue } from '@nodelet/core/eviction/thresholds.ts';
-import type { EvictionWiringConfig } from '@nodelet/core/kubelet/eviction-wiring.ts';
+import { parseMapFlag, parseThresholdConfig, parseThresholdValue } from '@nodelet/core/eviction';
+import type { EvictionWiringConfig } from '@nodelet/core/kubelet';
 import type { FlagSpec } from './flag-spec.ts';
 
 export interface EvictionAgentConfig {

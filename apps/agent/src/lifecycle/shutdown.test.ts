@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
-import { RecordingLogger } from '@nodelet/core/util/logger.ts';
+import { FakeClock, RecordingLogger } from '@nodelet/core/testing';
 import { runShutdown } from './shutdown.ts';
 
 describe('runShutdown', () => {

@@ -2,8 +2,7 @@
  * Ordered, bounded shutdown: each step runs after the previous one finished, failed or timed out; a step that
  * hangs never blocks the ones after it.
  */
-import type { Clock } from '@nodelet/core/util/clock.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { Clock, Logger } from '@nodelet/core/util';
 
 export interface ShutdownStep {
   name: string;

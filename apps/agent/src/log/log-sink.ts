@@ -1,5 +1,5 @@
 /** The agent's log sink: JSON lines, or a readable one-line format when the stream is a TTY. */
-import { createLogger, type LogRecord, type Logger } from '@nodelet/core/util/logger.ts';
+import { createLogger, type LogRecord, type Logger } from '@nodelet/core/util';
 
 export interface LogSinkOptions {
   write(line: string): void;

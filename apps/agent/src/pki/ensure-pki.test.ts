@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { CONSOLE_CN, ensurePki } from './ensure-pki.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'nodelet-pki-'));

@@ -5,7 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { Logger } from '@nodelet/core/util';
 import { certFacts, createCa, createLeaf, issuedBy, type KeyAndCert, type LeafSpec } from './certs.ts';
 
 export const CONSOLE_CN = 'system:nodelet-console';

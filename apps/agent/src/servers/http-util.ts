@@ -102,4 +102,4 @@ export function listen(server: Server, port: number, host: string): Promise<numb
   });
 }
 
-export { serverCloser } from '@nodelet/core/util/server-closer.ts';
+export { serverCloser } from '@nodelet/core/util';

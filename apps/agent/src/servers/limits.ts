@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { Logger } from '@nodelet/core/util';
 import { HTTP_DEFAULTS } from '../config/http-config.ts';
 import { sendText } from './http-util.ts';
 

@@ -4,8 +4,8 @@
  * request target with 400 and a request body beyond a small cap with 413, and apply the connection limits.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { KubeletApi } from '@nodelet/core/kubelet';
+import type { Logger } from '@nodelet/core/util';
 import { listen, rejectTarget, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
 import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_ROUTE_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleHealthz } from './routes/healthz.ts';

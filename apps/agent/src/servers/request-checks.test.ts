@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { doRequest, rawRequest, upgradeRequest, type TlsClientOptions } from '../testing/https-client.ts';
 import type { Authorizer } from './auth.ts';

@@ -9,7 +9,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { FakeStats } from '../testing/fake-stats.ts';
 import type { TlsClientOptions } from '../testing/https-client.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { doRequest, openStream, type TlsClientOptions } from '../testing/https-client.ts';
 import { createTestPki, type TestPki } from '../testing/test-pki.ts';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { doRequest } from '../testing/https-client.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';

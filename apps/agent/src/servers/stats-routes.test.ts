@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { FakeKubelet } from '../testing/fake-kubelet.ts';
 import { FakeStats } from '../testing/fake-stats.ts';
 import { doRequest, type TlsClientOptions } from '../testing/https-client.ts';

@@ -5,10 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
-import { ERROR, frame, STDOUT } from '@nodelet/runtime/streaming/channel-protocol.ts';
-import { startStreamingServer, type StreamingServer } from '@nodelet/runtime/streaming/streaming-server.ts';
-import { openChannelSession } from '@nodelet/runtime/streaming/testing/channel-client.ts';
+import { nullLogger } from '@nodelet/core/util';
+import { ERROR, frame, STDOUT, startStreamingServer, type StreamingServer } from '@nodelet/runtime/streaming';
+import { openChannelSession } from '@nodelet/runtime/testing';
 import { jsonLogger } from '@nodelet/runtime';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { createTestPki, type TestPki } from '../testing/test-pki.ts';

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { io as ioConnect } from 'socket.io-client';
-import type { NodeletEvent } from '@nodelet/core/events/types.ts';
+import type { NodeletEvent } from '@nodelet/core/events';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { openStream } from '../testing/https-client.ts';
 import { startTestServer, trpcTestClient, type TestServer } from '../testing/test-server.ts';

@@ -4,8 +4,8 @@
  * their wire form; the messages are typed once in types.ts (StreamMessages). A feed starts on a call, delivers
  * through `emit` and stops with the release it returns; `undefined` means the kubelet has no such source.
  */
-import { eventMatches, type EventFilter } from '@nodelet/core/events/types.ts';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import { eventMatches, type EventFilter } from '@nodelet/core/events';
+import type { KubeletApi } from '@nodelet/core/kubelet';
 import type { HelloPayload, StreamMessages } from './types.ts';
 
 export type Emit<K extends keyof StreamMessages> = (message: StreamMessages[K]) => void;

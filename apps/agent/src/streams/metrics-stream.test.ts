@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import type { KubeletApi } from '@nodelet/core/kubelet';
 import { FakeStats, sample, T0 } from '../testing/fake-stats.ts';
 import { createStreamHub } from './hub.ts';
 import { metricsStream } from './metrics-stream.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { NodeletEvent, NodeletEventInput } from '@nodelet/core/events/types.ts';
+import type { NodeletEvent, NodeletEventInput } from '@nodelet/core/events';
 import { FakeKubelet } from '../testing/fake-kubelet.ts';
 import { FakeStats, sample, T0 } from '../testing/fake-stats.ts';
 import { startTestServer, trpcTestClient, type TestServer } from '../testing/test-server.ts';

@@ -7,8 +7,8 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import { Server } from 'socket.io';
-import type { NodeletEvent } from '@nodelet/core/events/types.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { NodeletEvent } from '@nodelet/core/events';
+import type { Logger } from '@nodelet/core/util';
 import type { RequestGuard } from '../servers/auth.ts';
 import { rejectUpgrade } from '../servers/routes/proxy-upgrade.ts';
 import { eventFilterSchema } from '../trpc/schemas.ts';

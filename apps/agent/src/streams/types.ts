@@ -2,10 +2,10 @@
  * What the agent streams, typed once. The event hub (hub.ts) delivers these messages; the two transports carry
  * them unchanged: tRPC subscriptions (trpc/) and socket.io events (socket-server.ts). Clients import these types.
  */
-import type { EventFilter, NodeletEvent } from '@nodelet/core/events/types.ts';
-import type { NodeSummary } from '@nodelet/core/kubelet/types.ts';
-import type { PressureState } from '@nodelet/core/eviction/types.ts';
-import type { ContainerSample } from '@nodelet/core/stats/types.ts';
+import type { EventFilter, NodeletEvent } from '@nodelet/core/events';
+import type { NodeSummary } from '@nodelet/core/kubelet';
+import type { PressureState } from '@nodelet/core/eviction';
+import type { ContainerSample } from '@nodelet/core/stats';
 
 /** One live stats sample of a container key ('/' = the node). */
 export interface MetricsMessage {

@@ -1,5 +1,5 @@
 /** One line per lifecycle event for the ops tail: time, type, ns/pod, what happened. */
-import { eventPodRef, type NodeletEvent } from '@nodelet/core/events/types.ts';
+import { eventPodRef, type NodeletEvent } from '@nodelet/core/events';
 
 export function formatEventLine(e: NodeletEvent): string {
   const ref = eventPodRef(e);

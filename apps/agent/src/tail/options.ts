@@ -1,6 +1,6 @@
 /** Options of `npm run -s tail -- [--namespace N] [--pod P] [--type T] [--json] [--root-dir D] [--server URL]`. */
 import { join } from 'node:path';
-import type { NodeletEventType } from '@nodelet/core/events/types.ts';
+import type { NodeletEventType } from '@nodelet/core/events';
 
 export interface TailOptions {
   namespace?: string;

@@ -1,14 +1,14 @@
 /** A recording fake KubeletApi for the agent's server, tRPC and socket.io tests. */
 import type { V1Pod } from '@kubernetes/client-node';
-import { InMemoryEventBus, realClock } from '@nodelet/core';
-import type { EventBus } from '@nodelet/core/events/types.ts';
+import { InMemoryEventBus, type EventBus } from '@nodelet/core/events';
+import { realClock } from '@nodelet/core/util';
 import type {
   ContainerLogOptions,
   HealthReport,
   KubeletApi,
   LogsResult,
   NodeSummary,
-} from '@nodelet/core/kubelet/types.ts';
+} from '@nodelet/core/kubelet';
 
 export interface LogCall {
   namespace: string;

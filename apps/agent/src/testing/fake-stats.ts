@@ -1,7 +1,6 @@
 /** A recording StatsApi for route and stream tests: fixed containers and samples, counted watches. */
-import type { CgroupStatus, MetricsPath, ProcessInfo, StatsApi, StatsContainer } from '@nodelet/core/kubelet/stats-api.ts';
-import type { Summary } from '@nodelet/core/stats/summary-types.ts';
-import type { ContainerSample, MachineInfo } from '@nodelet/core/stats/types.ts';
+import type { CgroupStatus, MetricsPath, ProcessInfo, StatsApi, StatsContainer } from '@nodelet/core/kubelet';
+import type { Summary, ContainerSample, MachineInfo } from '@nodelet/core/stats';
 
 export const T0 = Date.UTC(2026, 0, 1);
 

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createCriClient } from '@nodelet/core';
+import { createCriClient } from '@nodelet/core/cri';
 
 const script = (name: string) => fileURLToPath(new URL(`../../../../scripts/${name}`, import.meta.url));
 

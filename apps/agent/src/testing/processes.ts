@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { pidAlive } from '@nodelet/core/util/process.ts';
+import { pidAlive } from '@nodelet/core/util';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 // A kubelet server (10250 shape: TLS, client certificates) over a fake kubelet on port 0, for tests of the
 // agent's routers and streams. Also the typed tRPC client those tests use.
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import { nullLogger } from '@nodelet/core/util';
 import { createAuthorizer, type Authorizer, type BearerAuthenticator, type GuardOptions } from '../servers/auth.ts';
 import type { HttpLimits } from '../servers/limits.ts';
 import type { CriStreams } from '../servers/routes/cri-streams.ts';

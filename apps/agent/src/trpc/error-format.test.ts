@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LogsResult } from '@nodelet/core/kubelet/types.ts';
+import type { LogsResult } from '@nodelet/core/kubelet';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import { doRequest } from '../testing/https-client.ts';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';

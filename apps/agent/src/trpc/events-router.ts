@@ -1,5 +1,5 @@
 /** events.recent: the bus's recent events, oldest first. */
-import type { NodeletEvent } from '@nodelet/core/events/types.ts';
+import type { NodeletEvent } from '@nodelet/core/events';
 import { z } from 'zod';
 import { eventFilterSchema } from './schemas.ts';
 import { publicProcedure, router } from './trpc.ts';

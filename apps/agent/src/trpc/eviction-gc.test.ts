@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { EvictionApi, GcApi, GcResult, PressureState } from '@nodelet/core/eviction/types.ts';
+import type { EvictionApi, GcApi, GcResult, PressureState } from '@nodelet/core/eviction';
 import { FakeKubelet } from '../testing/fake-kubelet.ts';
 import type { TlsClientOptions } from '../testing/https-client.ts';
 import { startTestServer, trpcTestClient, type TestServer } from '../testing/test-server.ts';

@@ -3,7 +3,7 @@
  * its thresholds (with soft grace-period countdowns), the evictions so far, and the signal history; `onState`
  * streams the state after every manager pass (10 s), from the hub's pressure feed.
  */
-import type { PressureSample, PressureState } from '@nodelet/core/eviction/types.ts';
+import type { PressureSample, PressureState } from '@nodelet/core/eviction';
 import { z } from 'zod';
 import { feed } from './feed.ts';
 import { publicProcedure, router } from './trpc.ts';

@@ -4,7 +4,7 @@
  * client goes (the signal aborts) and then releases the feed.
  */
 import { tracked, type TrackedEnvelope } from '@trpc/server';
-import type { EventFilter, NodeletEvent } from '@nodelet/core/events/types.ts';
+import type { EventFilter, NodeletEvent } from '@nodelet/core/events';
 import type { Release, StreamHub } from '../streams/hub.ts';
 
 /** Events a client reconnecting with lastEventId may get replayed from the bus's recent ring. */

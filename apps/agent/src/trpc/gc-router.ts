@@ -4,8 +4,8 @@
  * tRPC API is only served on the kubelet port, behind its authn/authz; anonymous callers are refused here too).
  */
 import { TRPCError } from '@trpc/server';
-import type { GcApi, GcPolicies, GcResult } from '@nodelet/core/eviction/types.ts';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import type { GcApi, GcPolicies, GcResult } from '@nodelet/core/eviction';
+import type { KubeletApi } from '@nodelet/core/kubelet';
 import { publicProcedure, router } from './trpc.ts';
 
 export interface GcMutationResult {

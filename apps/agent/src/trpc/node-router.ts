@@ -1,5 +1,5 @@
 /** node.get: the node summary plus the health report behind /healthz. */
-import type { HealthReport, NodeSummary } from '@nodelet/core/kubelet/types.ts';
+import type { HealthReport, NodeSummary } from '@nodelet/core/kubelet';
 import { publicProcedure, router } from './trpc.ts';
 
 export const nodeRouter = router({

@@ -1,6 +1,6 @@
 /** pods.list and pods.get: the pods GET /pods shows, with live status; get adds the pod's recent Events. */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { K8sBusEvent } from '@nodelet/core/events/types.ts';
+import type { K8sBusEvent } from '@nodelet/core/events';
 import { z } from 'zod';
 import { publicProcedure, router } from './trpc.ts';
 

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { io as connect } from 'socket.io-client';
-import type { ProbeBusEvent } from '@nodelet/core/events/types.ts';
-import type { ProbesApi, ProbeWorkerInfo } from '@nodelet/core/kubelet/types.ts';
-import { nullLogger } from '@nodelet/core/util/logger.ts';
+import type { ProbeBusEvent } from '@nodelet/core/events';
+import type { ProbesApi, ProbeWorkerInfo } from '@nodelet/core/kubelet';
+import { nullLogger } from '@nodelet/core/util';
 import { createAuthorizer } from '../servers/auth.ts';
 import { createKubeletServer, type KubeletServer } from '../servers/kubelet-server.ts';
 import { createReadOnlyServer, type PlainServer } from '../servers/readonly-server.ts';

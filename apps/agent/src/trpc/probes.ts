@@ -4,8 +4,8 @@
  * run (rate-limited per worker) while the subscription lives; otherwise only result changes are streamed.
  * onEvent is the hub's event feed (probe events only), as socket.io's `nodelet:event` + `nodelet:probes`.
  */
-import type { NodeletEvent, ProbeBusEvent } from '@nodelet/core/events/types.ts';
-import type { ProbeWorkerInfo } from '@nodelet/core/kubelet/types.ts';
+import type { NodeletEvent, ProbeBusEvent } from '@nodelet/core/events';
+import type { ProbeWorkerInfo } from '@nodelet/core/kubelet';
 import { z } from 'zod';
 import { trackedEvents } from './feed.ts';
 import { publicProcedure, router } from './trpc.ts';

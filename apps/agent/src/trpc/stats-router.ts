@@ -4,10 +4,9 @@
  * reference-counted in the kubelet (nothing nobody watches is sampled fast): the hub's metrics feed, as socket.io's
  * `nodelet:metrics`.
  */
-import type { CgroupStatus, ProcessInfo, StatsContainer } from '@nodelet/core/kubelet/stats-api.ts';
-import type { PodStats, Summary } from '@nodelet/core/stats/summary-types.ts';
-import type { OomEvent } from '@nodelet/core/oom/types.ts';
-import type { ContainerSample, MachineInfo } from '@nodelet/core/stats/types.ts';
+import type { CgroupStatus, ProcessInfo, StatsContainer } from '@nodelet/core/kubelet';
+import type { PodStats, Summary, ContainerSample, MachineInfo } from '@nodelet/core/stats';
+import type { OomEvent } from '@nodelet/core/oom';
 import { z } from 'zod';
 import type { MetricsMessage } from '../streams/types.ts';
 import { feed } from './feed.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { NodeletEvent } from '@nodelet/core/events/types.ts';
+import type { NodeletEvent } from '@nodelet/core/events';
 import { fakePod, FakeKubelet } from '../testing/fake-kubelet.ts';
 import type { TlsClientOptions } from '../testing/https-client.ts';
 import { startTestServer, trpcTestClient, type TestServer } from '../testing/test-server.ts';

@@ -4,7 +4,7 @@
  * text (the server's onError logs the real one) and absolute paths in other messages become "<path>".
  */
 import { initTRPC } from '@trpc/server';
-import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet';
 import type { UserInfo } from '../servers/auth.ts';
 import type { StreamHub } from '../streams/hub.ts';
 import { redactPaths } from '../servers/http-util.ts';

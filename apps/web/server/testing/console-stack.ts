@@ -9,12 +9,18 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { after, before } from 'node:test';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { GcResult } from '@nodelet/core/eviction/types.ts';
-import { CONSOLE_USER, consoleTokenMatcher } from '@nodelet/agent/auth/console-token.ts';
-import type { Authorizer, BearerAuthenticator } from '@nodelet/agent/servers/auth.ts';
-import { FakeKubelet, fakePod } from '@nodelet/agent/testing/fake-kubelet.ts';
-import { FakeStats } from '@nodelet/agent/testing/fake-stats.ts';
-import { startTestServer, type TestServer } from '@nodelet/agent/testing/test-server.ts';
+import type { GcResult } from '@nodelet/agent/types';
+import {
+  CONSOLE_USER,
+  consoleTokenMatcher,
+  type Authorizer,
+  type BearerAuthenticator,
+  FakeKubelet,
+  fakePod,
+  FakeStats,
+  startTestServer,
+  type TestServer,
+} from '@nodelet/agent/testing';
 import { DEFAULT_LIMITS, type ConsoleConfig } from '../config.ts';
 import { createConsoleServer, type ConsoleServer } from '../console-server.ts';
 import { rawRequest } from './raw-http.ts';

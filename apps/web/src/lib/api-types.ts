@@ -1,7 +1,7 @@
 /** Types the console shares with the agent and core, all `import type` (erased at build time). */
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from './app-router.ts';
-import type { NodeletEventType } from '@nodelet/core/events/types.ts';
+import type { NodeletEventType } from '@nodelet/agent/types';
 
 export type { V1Pod, V1PodStatus, V1ContainerStatus, V1ContainerState, V1PodCondition } from '@kubernetes/client-node';
 export type {
@@ -14,8 +14,8 @@ export type {
   PlegBusEvent,
   RuntimeBusEvent,
   ProbeBusEvent,
-} from '@nodelet/core/events/types.ts';
-export type { NodeSummary, HealthReport, HealthCheck } from '@nodelet/core/kubelet/types.ts';
+} from '@nodelet/agent/types';
+export type { NodeSummary, HealthReport, HealthCheck } from '@nodelet/agent/types';
 
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
@@ -31,11 +31,20 @@ export type WirePodCondition = NonNullable<WirePodStatus['conditions']>[number];
 
 export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc'] as const satisfies readonly NodeletEventType[];
 
-export type { ProbeWorkerInfo } from '@nodelet/core/kubelet/types.ts';
-export type { ProbeResult, ProbeType } from '@nodelet/core/prober/types.ts';
-export type { MetricsMessage } from '@nodelet/agent/streams/types.ts';
-export type { ContainerSample, MachineInfo, CpuSample, MemorySample, InterfaceSample } from '@nodelet/core/stats/types.ts';
-export type { StatsContainer, ProcessInfo, CgroupStatus } from '@nodelet/core/kubelet/stats-api.ts';
-export type { PodStats, FsStats } from '@nodelet/core/stats/summary-types.ts';
-export type { GcResult, PressureState, PressureSample, SignalState, EvictionRecord, PressureCondition, Signal, GcPolicies } from '@nodelet/core/eviction/types.ts';
-export type { PressureBusEvent, GcBusEvent } from '@nodelet/core/events/types.ts';
+export type { ProbeWorkerInfo } from '@nodelet/agent/types';
+export type { ProbeResult, ProbeType } from '@nodelet/agent/types';
+export type { MetricsMessage } from '@nodelet/agent/types';
+export type { ContainerSample, MachineInfo, CpuSample, MemorySample, InterfaceSample } from '@nodelet/agent/types';
+export type { StatsContainer, ProcessInfo, CgroupStatus } from '@nodelet/agent/types';
+export type { PodStats, FsStats } from '@nodelet/agent/types';
+export type {
+  GcResult,
+  PressureState,
+  PressureSample,
+  SignalState,
+  EvictionRecord,
+  PressureCondition,
+  Signal,
+  GcPolicies,
+} from '@nodelet/agent/types';
+export type { PressureBusEvent, GcBusEvent } from '@nodelet/agent/types';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
+import { FakeClock } from '@nodelet/core/testing';
 import { DoubleStore } from '../store/double-store.ts';
 import { Registry } from '../store/registry.ts';
 import type { AuthzAttributes } from './authn.ts';

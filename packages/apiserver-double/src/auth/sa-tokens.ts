@@ -4,7 +4,7 @@
  * with a per-double secret (the real one signs RS256 with the service-account key: not needed here).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '@nodelet/core/util/clock.ts';
+import type { Clock } from '@nodelet/core/util';
 import type { UserInfo } from './authn.ts';
 
 export interface MintRequest {

@@ -4,7 +4,7 @@
  * port-forward WebSocket upgrades) handlers. Errors become Status JSON.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock } from '@nodelet/core/util/clock.ts';
+import type { Clock } from '@nodelet/core/util';
 import { forbiddenMessage, type Authenticator, type AuthorizePolicy, type AuthzAttributes, type UserInfo } from '../auth/authn.ts';
 import type { ServiceAccountTokens } from '../auth/sa-tokens.ts';
 import { findResource, type ResourceInfo } from '../resources.ts';

@@ -7,7 +7,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createWebSocketStream, WebSocketServer } from 'ws';
-import { splice } from '@nodelet/core/util/upgrade-relay.ts';
+import { splice } from '@nodelet/core/util';
 import type { KubeletClientConfig } from './pod-log.ts';
 
 export const TUNNEL_PROTOCOL = 'SPDY/3.1+portforward.k8s.io';

@@ -9,8 +9,8 @@ import { PassThrough, Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
 import { Exec, KubeConfig, PortForward, type V1Status } from '@kubernetes/client-node';
 import { WebSocketServer } from 'ws';
-import { SpdyConnection } from '@nodelet/runtime/streaming/spdy/connection.ts';
-import { connectSpdy } from '@nodelet/runtime/streaming/testing/spdy-client.ts';
+import { SpdyConnection } from '@nodelet/runtime/streaming';
+import { connectSpdy } from '@nodelet/runtime/testing';
 import { startApiServerDouble } from '../server.ts';
 
 /** Fake kubelet: records each upgrade (path, query, client CN, protocol); exec echoes, portForward answers on channel 0. */

@@ -11,7 +11,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Registry } from '../store/registry.ts';
 import { errors, statusBody } from '../status.ts';
-import { relayUpgrade, upgradeHeaders } from '@nodelet/core/util/upgrade-relay.ts';
+import { relayUpgrade, upgradeHeaders } from '@nodelet/core/util';
 import { kubeletNodeUrl, pickContainer, type KubeletClientConfig } from './pod-log.ts';
 import { tunnelPortForward, wantsSpdyTunnel } from './pod-stream-tunnel.ts';
 

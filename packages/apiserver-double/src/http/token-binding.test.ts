@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
+import { FakeClock } from '@nodelet/core/testing';
 import { ServiceAccountTokens } from '../auth/sa-tokens.ts';
 import { Registry } from '../store/registry.ts';
 import { RawStore } from '../store/store.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { CoreV1Api, KubeConfig, ListWatch, Watch, type V1Pod } from '@kubernetes/client-node';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
+import { FakeClock } from '@nodelet/core/testing';
 import { startApiServerDouble } from '../server.ts';
 import { countRequests, waitFor } from '../testing/wait.ts';
 

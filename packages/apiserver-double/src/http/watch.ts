@@ -6,7 +6,7 @@
  * allowWatchBookmarks → periodic BOOKMARK with the current RV; sendInitialEvents → initial-events-end bookmark.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock, TimerHandle } from '@nodelet/core/util/clock.ts';
+import type { Clock, TimerHandle } from '@nodelet/core/util';
 import { compileFilter, parseRv } from '../store/list.ts';
 import type { ChangeEvent, RawStore } from '../store/store.ts';
 import { apiVersionOf, resourceKey, type KubeObject, type ResourceInfo } from '../resources.ts';

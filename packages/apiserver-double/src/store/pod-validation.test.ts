@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
+import { FakeClock } from '@nodelet/core/testing';
 import type { KubeObject } from '../resources.ts';
 import { startApiServerDouble } from '../server.ts';
 import { thrownStatus } from '../testing/thrown-status.ts';

@@ -6,8 +6,7 @@
  * cluster refuses (container, volume and object names, paths with '..', probes, ports, resources, ...).
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import { checkTypes } from '@nodelet/core/config/type-check.ts';
-import { validateTypedPod } from '@nodelet/core/config/validation.ts';
+import { checkTypes, validateTypedPod } from '@nodelet/core/config';
 import type { KubeObject } from '../resources.ts';
 import { errors } from '../status.ts';
 import type { FieldError } from './pod-rules.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FakeClock } from '@nodelet/core/util/clock.ts';
+import { FakeClock } from '@nodelet/core/testing';
 import type { KubeObject } from '../resources.ts';
 import { thrownStatus } from '../testing/thrown-status.ts';
 import { Registry } from './registry.ts';

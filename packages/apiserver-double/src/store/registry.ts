@@ -4,7 +4,7 @@
  * status subresources, graceful pod deletion, finalizers) over the RawStore.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '@nodelet/core/util/clock.ts';
+import type { Clock } from '@nodelet/core/util';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { mergePatch } from '../patch/merge-patch.ts';
 import { strategicMerge } from '../patch/strategic-merge.ts';

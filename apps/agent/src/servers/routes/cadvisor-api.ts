@@ -3,8 +3,7 @@
  * /api/v2.0/spec[/<name>], /api/v2.0/stats[/<name>] (?count=N, ?recursive=true), /api/v2.0/ps[/<name>].
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
-import type { StatsApi, StatsContainer } from '@nodelet/core/kubelet/stats-api.ts';
+import type { KubeletApi, StatsApi, StatsContainer } from '@nodelet/core/kubelet';
 import { methodNotAllowed, notFound, sendJson, sendText } from '../http-util.ts';
 import { machineJson, psJson, specJson, statsJson } from './cadvisor-shapes.ts';
 import { parseCadvisorRequest } from './cadvisor-request.ts';

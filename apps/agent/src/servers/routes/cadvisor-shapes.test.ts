@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ContainerSample } from '@nodelet/core/stats/types.ts';
+import type { ContainerSample } from '@nodelet/core/stats';
 import { statsJson } from './cadvisor-shapes.ts';
 
 const cpu = { usageNanoseconds: 10, userNanoseconds: 4, systemNanoseconds: 6, periods: 0, throttledPeriods: 0, throttledNanoseconds: 0 };

@@ -2,8 +2,8 @@
  * cAdvisor REST API JSON (v1.3 machine/containers, v2.0 spec/stats/ps) from StatsApi data. Field names are
  * cAdvisor's (snake_case); container names are cgroup names ('/', '/kubepods/burstable/pod<uid>/<cid>').
  */
-import type { ProcessInfo, StatsContainer } from '@nodelet/core/kubelet/stats-api.ts';
-import type { ContainerSample, MachineInfo } from '@nodelet/core/stats/types.ts';
+import type { ProcessInfo, StatsContainer } from '@nodelet/core/kubelet';
+import type { ContainerSample, MachineInfo } from '@nodelet/core/stats';
 
 const iso = (ms: number | undefined) => new Date(ms ?? 0).toISOString();
 

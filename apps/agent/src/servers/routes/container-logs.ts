@@ -4,8 +4,8 @@
  * log ends or the client goes away.
  */
 import type { ServerResponse } from 'node:http';
-import type { KubeletApi, LogsResult } from '@nodelet/core/kubelet/types.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { KubeletApi, LogsResult } from '@nodelet/core/kubelet';
+import type { Logger } from '@nodelet/core/util';
 import { badRequest, decodeSegments, redactPaths, sendText } from '../http-util.ts';
 import { parseLogOptions } from './log-options.ts';
 

@@ -3,7 +3,7 @@
  * streaming server) plus the pod → sandbox lookup, on their own small gRPC client to the runtime endpoint.
  */
 import * as grpc from '@grpc/grpc-js';
-import { CRI_CHANNEL_OPTIONS } from '@nodelet/core/cri/client.ts';
+import { CRI_CHANNEL_OPTIONS } from '@nodelet/core/cri';
 import { loadCriPackage } from '../../../../../proto/load.ts';
 
 export interface ExecParams {

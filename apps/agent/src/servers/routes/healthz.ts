@@ -1,7 +1,7 @@
 /** /healthz as the kubelet serves it: "ok", or 500 with one line per check and the failures' reasons withheld. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HealthReport } from '@nodelet/core/kubelet/types.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { HealthReport } from '@nodelet/core/kubelet';
+import type { Logger } from '@nodelet/core/util';
 import { notFound, requestUrl, sendText } from '../http-util.ts';
 
 export function handleHealthz(req: IncomingMessage, res: ServerResponse, report: HealthReport, logger: Logger): void {

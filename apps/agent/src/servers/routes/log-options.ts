@@ -1,5 +1,5 @@
 /** Query parameters of /containerLogs → ContainerLogOptions (the v1 PodLogOptions subset the kubelet honours). */
-import type { ContainerLogOptions } from '@nodelet/core/kubelet/types.ts';
+import type { ContainerLogOptions } from '@nodelet/core/kubelet';
 
 export type LogOptionsResult = { ok: true; value: ContainerLogOptions } | { ok: false; reason: string };
 

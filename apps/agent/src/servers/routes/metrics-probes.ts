@@ -1,6 +1,6 @@
 /** GET /metrics/probes: the prober's registry (prober_probe_total, prober_probe_duration_seconds). */
 import type { ServerResponse } from 'node:http';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
+import type { KubeletApi } from '@nodelet/core/kubelet';
 import { notFound } from '../http-util.ts';
 
 export const METRICS_PROBES_PATH = '/metrics/probes';

@@ -6,7 +6,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { relayUpgrade, statusBlock, upgradeHeaders } from '@nodelet/core/util/upgrade-relay.ts';
+import { relayUpgrade, statusBlock, upgradeHeaders } from '@nodelet/core/util';
 
 export function proxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: URL, tls: RequestOptions = {}): void {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -3,8 +3,7 @@
  * /metrics/cadvisor and /metrics/resource. Served on 10250 (behind the auth filter) and on the read-only port.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
-import type { MetricsPath } from '@nodelet/core/kubelet/stats-api.ts';
+import type { KubeletApi, MetricsPath } from '@nodelet/core/kubelet';
 import { methodNotAllowed, notFound, sendJson, sendText } from '../http-util.ts';
 
 export const STATS_SUMMARY_PATH = '/stats/summary';

@@ -7,8 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { V1Pod } from '@kubernetes/client-node';
-import type { KubeletApi } from '@nodelet/core/kubelet/types.ts';
-import type { Logger } from '@nodelet/core/util/logger.ts';
+import type { KubeletApi } from '@nodelet/core/kubelet';
+import type { Logger } from '@nodelet/core/util';
 import type { CriStreams, StreamUrl } from './cri-streams.ts';
 import { decodeSegments, redactPaths } from '../http-util.ts';
 import { proxyUpgrade, rejectUpgrade } from './proxy-upgrade.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WirePod } from '../../lib/api-types.ts';
-import type { K8sBusEvent, NodeletEvent, PodStatusBusEvent } from '@nodelet/core/events/types.ts';
+import type { K8sBusEvent, NodeletEvent, PodStatusBusEvent } from '@nodelet/agent/types';
 import { addDetailEvent, cacheEffects, patchDetailStatus, patchListStatus, removeFromList } from './cache-updates.ts';
 
 const T = '2026-11-22T12:00:00.000Z';

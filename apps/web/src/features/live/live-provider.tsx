@@ -6,7 +6,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, MetricsMessage, ServerToClientEvents } from '@nodelet/agent/streams/types.ts';
+import type { ClientToServerEvents, MetricsMessage, ServerToClientEvents } from '@nodelet/agent/types';
 import type { NodeletEvent, NodeSummary } from '../../lib/api-types.ts';
 import { INITIAL_SESSION, noteSeq, planHello, type ConnectionState } from './live-session.ts';
 import { RefCounts } from './ref-counts.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { K8sBusEvent } from '@nodelet/core/events/types.ts';
+import type { K8sBusEvent } from '@nodelet/agent/types';
 import { collapseK8sEvents } from './k8s-events.ts';
 
 const T = '2026-11-22T12:00:00.000Z';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NodeletEvent } from '@nodelet/core/events/types.ts';
+import type { NodeletEvent } from '@nodelet/agent/types';
 import { EMPTY_FILTER, eventInScope, initialTail, rowMatches, tailReducer, toTailRow, type TailFilter } from './tail-model.ts';
 
 const pod = (ns: string, name: string) => ({ namespace: ns, name, uid: `${ns}-${name}` });
