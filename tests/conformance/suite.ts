@@ -15,6 +15,7 @@ import { defineDisruptionScenarios } from './scenarios-disruption.ts';
 import { defineDeadlineScenarios } from './scenarios-deadline.ts';
 import { defineTerminationMessageScenarios } from './scenarios-termination.ts';
 import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
+import { defineAdmissionScenarios } from './scenarios-admission.ts';
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>): void {
   describe(`conformance: ${name}`, { timeout: 300_000 }, () => {
@@ -57,6 +58,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
     defineDeadlineScenarios(ctx);
     defineTerminationMessageScenarios(ctx);
     defineEtcHostsScenarios(ctx);
+    defineAdmissionScenarios(ctx);
 
     it('PLEG metrics: evented stream connected, relists measured', async () => {
       const r = await ctx.agent.get('/metrics');
