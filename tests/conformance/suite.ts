@@ -13,6 +13,7 @@ import { leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
 import { definePodScenarios } from './scenarios-pods.ts';
 import { defineDisruptionScenarios } from './scenarios-disruption.ts';
 import { defineDeadlineScenarios } from './scenarios-deadline.ts';
+import { defineExecScenarios } from './scenarios-exec.ts';
 import { defineTerminationMessageScenarios } from './scenarios-termination.ts';
 import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
@@ -56,6 +57,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
     definePodScenarios(ctx);
     defineDisruptionScenarios(ctx);
     defineDeadlineScenarios(ctx);
+    defineExecScenarios(ctx);
     defineTerminationMessageScenarios(ctx);
     defineEtcHostsScenarios(ctx);
     defineAdmissionScenarios(ctx);
