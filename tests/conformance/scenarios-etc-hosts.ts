@@ -11,6 +11,7 @@ import { ctr, logs, removePod, waitPod, writePod } from './pods.ts';
 import { waitUntil } from '../../e2e/harness.ts';
 
 const CAT = 'cat /etc/hosts; while true; do sleep 0.5; done';
+// Pods start beside every other scenario's on a shared machine: the waits are generous.
 
 async function logOf(ctx: SuiteContext, pod: string, c: string): Promise<string> {
   let body = '';
@@ -37,7 +38,7 @@ export function defineEtcHostsScenarios(ctx: SuiteContext): void {
           ctr('busybox-3', rt.image, CAT, { volumeMounts: [{ name: 'host-etc-hosts', mountPath: '/etc/hosts' }] }),
         ],
       });
-      const p = await waitPod(a, 'etchosts', 'running', (x) => (x.status?.containerStatuses ?? []).filter((s) => s.state?.running).length === 3);
+      const p = await waitPod(a, 'etchosts', 'running', (x) => (x.status?.containerStatuses ?? []).filter((s) => s.state?.running).length === 3, 120_000);
       const ip = p.status?.podIP ?? '';
       assert.ok(ip, 'the pod has an IP');
       for (const c of ['busybox-1', 'busybox-2']) {
@@ -60,7 +61,7 @@ export function defineEtcHostsScenarios(ctx: SuiteContext): void {
         hostAliases: [{ ip: '123.45.67.89', hostnames: ['foo'] }],
         containers: [ctr('busybox-1', rt.image, CAT)],
       });
-      await waitPod(a, 'etchosts-hostnet', 'running', (x) => Boolean(x.status?.containerStatuses?.[0]?.state?.running));
+      await waitPod(a, 'etchosts-hostnet', 'running', (x) => Boolean(x.status?.containerStatuses?.[0]?.state?.running), 120_000);
       const hosts = await logOf(ctx, 'etchosts-hostnet', 'busybox-1');
       const want = `# Kubernetes-managed hosts file (host network).\n${readFileSync('/etc/hosts', 'utf8')}\n# Entries added by HostAliases.\n123.45.67.89\tfoo\n`;
       assert.equal(hosts, want);
