@@ -16,6 +16,7 @@ import { defineDeadlineScenarios } from './scenarios-deadline.ts';
 import { defineExecScenarios } from './scenarios-exec.ts';
 import { defineTerminationMessageScenarios } from './scenarios-termination.ts';
 import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
+import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>): void {
@@ -60,6 +61,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
     defineExecScenarios(ctx);
     defineTerminationMessageScenarios(ctx);
     defineEtcHostsScenarios(ctx);
+    defineFsGroupScenarios(ctx);
     defineAdmissionScenarios(ctx);
 
     it('PLEG metrics: evented stream connected, relists measured', async () => {
