@@ -8,8 +8,8 @@ import type { AgentProcess } from './agent-process.ts';
 
 export const NS = 'conf';
 
-export function writePod(a: AgentProcess, name: string, spec: V1PodSpec): void {
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: NS }, spec };
+export function writePod(a: AgentProcess, name: string, spec: V1PodSpec, meta: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}): void {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { ...meta, name, namespace: NS }, spec };
   writeFileSync(join(a.manifests, `${name}.json`), JSON.stringify(pod));
 }
 

@@ -16,6 +16,7 @@ import { defineDeadlineScenarios } from './scenarios-deadline.ts';
 import { defineExecScenarios } from './scenarios-exec.ts';
 import { defineTerminationMessageScenarios } from './scenarios-termination.ts';
 import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
+import { defineDownwardApiScenarios } from './scenarios-downward-api.ts';
 import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
 
@@ -61,6 +62,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
     defineExecScenarios(ctx);
     defineTerminationMessageScenarios(ctx);
     defineEtcHostsScenarios(ctx);
+    defineDownwardApiScenarios(ctx);
     defineFsGroupScenarios(ctx);
     defineAdmissionScenarios(ctx);
 
