@@ -5,7 +5,7 @@
 // test/e2e/common/node/downwardapi.go ("should provide container's limits.cpu/memory and requests.cpu/memory as
 // env vars", "should provide default limits.cpu/memory from node allocatable", "should provide pod name,
 // namespace and IP address as env vars", "should provide host IP as an env var", "should provide pod UID as env
-// vars"). Label / annotation updates need the API server: apps/agent/src/downward-api-update.test.ts.
+// vars"). Label / annotation updates need the API server (not covered here; see docs/conformance.md).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { existsSync } from 'node:fs';
