@@ -1,4 +1,5 @@
-// `npm test`: installs what is missing, checks the dependency rules (`npm run lint:deps`, one check), runs every
+// `npm test`: installs what is missing, type-checks (`npm run typecheck`, one check), checks the dependency rules
+// (`npm run lint:deps`, one check), runs every
 // unit and integration test (node's test runner), then the browser e2e suite (Playwright driving Debian's
 // chromium), and prints one closing line "tests: N passed, N failed". Options: --unit (dependency rules and node
 // tests only), --e2e (browser tests only).
@@ -24,15 +25,21 @@ function findTests(dir, out = []) {
   return out;
 }
 
-/** The dependency rules (.dependency-cruiser.cjs): counted as one check; a violation fails the run. */
-function runDependencyRules() {
-  log('checking the dependency rules (npm run lint:deps)');
-  const r = spawnSync('npm', ['run', '-s', 'lint:deps'], { stdio: 'inherit', cwd: repoRoot });
+/** One npm script counted as one check (the type check, the dependency rules): a failure fails the run. */
+function runCheck(script, what) {
+  log(`${what} (npm run ${script})`);
+  const r = spawnSync('npm', ['run', '-s', script], { stdio: 'inherit', cwd: repoRoot });
   if (r.status === 0) totals.passed += 1;
   else {
     totals.failed += 1;
-    log(`dependency rules: violations (exit ${r.status ?? r.signal}), listed above`);
+    log(`${what}: failed (exit ${r.status ?? r.signal}), listed above`);
   }
+}
+
+/** The dependency rules (.dependency-cruiser.cjs) and the type check of the agent, packages and console. */
+function runDependencyRules() {
+  runCheck('typecheck', 'type-checking');
+  runCheck('lint:deps', 'checking the dependency rules');
 }
 
 function runNodeTests() {
