@@ -212,7 +212,9 @@ describe('probes on the embedded runtime', () => {
       }, 30_000);
       const took = st.finishedAt / 1e9 - Date.parse(killing.lastTimestamp) / 1000;
       assert.equal(st.exitCode, 137, 'SIGKILL once the grace ran out');
-      assert.ok(took >= 4.5 && took < 6, `preStop ~2 s + ignored SIGTERM, SIGKILL at the 5 s grace: took ${took.toFixed(2)} s`);
+      // SIGKILL at the pod's 5 s grace (counted from the kill, preStop included), not before and not at the 30 s
+      // default; the upper margin absorbs a loaded 2-core CI machine (6.8 s seen at load 14).
+      assert.ok(took >= 4.5 && took < 10, `preStop ~2 s + ignored SIGTERM, SIGKILL at the 5 s grace: took ${took.toFixed(2)} s`);
     } finally {
       cri.close();
     }
