@@ -1,5 +1,5 @@
-// Runtime conformance on the embedded runtime (packages/runtime, spawned by the agent).
-import { conformanceSuite } from './suite.ts';
+// Runtime conformance on the embedded runtime (packages/runtime, spawned by the agent): the pod lifecycle.
+import { conformanceSuite, lifecycleScenarios } from './suite.ts';
 import { embeddedRuntime } from './runtimes.ts';
 
-conformanceSuite('embedded', embeddedRuntime);
+conformanceSuite('embedded', embeddedRuntime, lifecycleScenarios);

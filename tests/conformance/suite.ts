@@ -1,5 +1,7 @@
-// The runtime conformance suite: one table of scenarios run against a real agent process on one runtime.
-// Each runtime gets its own test file (embedded.test.ts, containerd.test.ts) so node's runner runs them side by side.
+// The runtime conformance suite: tables of scenarios run against a real agent process on one runtime. Each runtime
+// gets two test files, each with its own agent: the pod lifecycle (`lifecycleScenarios`: embedded.test.ts,
+// containerd.test.ts) and the upstream [NodeConformance] behaviours (`nodeConformanceScenarios`:
+// embedded-node.test.ts, containerd-node.test.ts), so each file stays within the runner's per-file timeout.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,7 +22,22 @@ import { defineDownwardApiScenarios } from './scenarios-downward-api.ts';
 import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
 
-export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>): void {
+type DefineScenarios = (ctx: SuiteContext) => void;
+
+/** Pods, disruption and the active deadline. */
+export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios];
+
+/** The behaviours upstream [NodeConformance] specs check (docs/conformance.md). */
+export const nodeConformanceScenarios: DefineScenarios[] = [
+  defineExecScenarios,
+  defineTerminationMessageScenarios,
+  defineEtcHostsScenarios,
+  defineDownwardApiScenarios,
+  defineFsGroupScenarios,
+  defineAdmissionScenarios,
+];
+
+export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>, scenarios: DefineScenarios[]): void {
   describe(`conformance: ${name}`, { timeout: 300_000 }, () => {
     const ctx = { cgroupRoot: `/nodelet-conf-${name}-${process.pid}` } as SuiteContext;
     before(async () => {
@@ -56,15 +73,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
       assert.deepEqual(notRemoved, [], 'the private cgroup root could not be removed');
     });
 
-    definePodScenarios(ctx);
-    defineDisruptionScenarios(ctx);
-    defineDeadlineScenarios(ctx);
-    defineExecScenarios(ctx);
-    defineTerminationMessageScenarios(ctx);
-    defineEtcHostsScenarios(ctx);
-    defineDownwardApiScenarios(ctx);
-    defineFsGroupScenarios(ctx);
-    defineAdmissionScenarios(ctx);
+    for (const define of scenarios) define(ctx);
 
     it('PLEG metrics: evented stream connected, relists measured', async () => {
       const r = await ctx.agent.get('/metrics');
