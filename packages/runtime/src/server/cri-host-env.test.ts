@@ -150,7 +150,8 @@ test('an image without env(1): the same exact env through the host static busybo
   assert.deepEqual(environ(await exitedLog(id, 'noenv-environ')), Object.entries({ ...ODD, HOSTNAME: 'noenv', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' }).map(([k, v]) => `${k}=${v}`).sort());
   // busybox's env would run its own applet for a bare name: the command's path (found along PATH) is argv[0]
   const bare = await start(pod, 'noenv-bare', ['busybox', 'cat', '/proc/self/cmdline'], { mounts });
-  assert.match(await exitedLog(bare, 'noenv-bare'), /^\/usr\/(local\/)?s?bin\/busybox\0cat\0\/proc\/self\/cmdline\0\n$/);
+  // cmdline ends without a newline: the log keeps it a partial (P) line, as containerd does, so none is added
+  assert.match(await exitedLog(bare, 'noenv-bare'), /^\/usr\/(local\/)?s?bin\/busybox\0cat\0\/proc\/self\/cmdline\0$/);
   const live = await start(pod, 'noenv-live', [BUSYBOX, 'sleep', '1000'], { envs: envsOf({ LD_PRELOAD: so }), mounts });
   const r = await h.rt.ExecSync({ containerId: live, cmd: ['busybox', 'cat', '/proc/self/environ'], timeout: 10 });
   assert.equal(r.stderr.toString(), '');
