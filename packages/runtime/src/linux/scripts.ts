@@ -115,9 +115,13 @@ exec "$@"
 
 /**
  * Waits for the payload as its only child and records its status in a file (read back after a runtime
- * restart). Args: sh path, exit file, then the payload's args.
+ * restart). Args: sh path, exit file, then the payload's args. The payload keeps the container's stderr (fd 4
+ * → 2, set in the subshell, which execs the payload: still one child); the waiter's own stderr is /dev/null: sh
+ * reports a child killed by a signal ("Killed") on stderr, and with the runtime gone that pipe is broken, so
+ * SIGPIPE killed the waiter before it wrote the exit file.
  */
-const WAITER_SCRIPT = 'S="$1"; E="$2"; shift 2; "$S" -c "$NODELET_PAYLOAD" payload "$@"; st=$?; echo $st > "$E"; exit $st';
+const WAITER_SCRIPT =
+  'S="$1"; E="$2"; shift 2; exec 4>&2 2>/dev/null; ("$S" -c "$NODELET_PAYLOAD" payload "$@" 2>&4 4>&-); st=$?; echo $st > "$E"; exit $st';
 
 /**
  * Container setup and waiter, run in the container's new mount namespace (its pid namespace, when it
