@@ -38,7 +38,7 @@ export const nodeConformanceScenarios: DefineScenarios[] = [
 ];
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>, scenarios: DefineScenarios[]): void {
-  describe(`conformance: ${name}`, { timeout: 300_000 }, () => {
+  describe(`conformance: ${name}`, { timeout: 540_000 }, () => {
     const ctx = { cgroupRoot: `/nodelet-conf-${name}-${process.pid}` } as SuiteContext;
     before(async () => {
       ctx.rt = await make();
