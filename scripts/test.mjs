@@ -42,9 +42,10 @@ function runDependencyRules() {
   runCheck('lint:deps', 'checking the dependency rules');
 }
 
-// The runtime conformance suites run a real agent with many pods each (minutes on a loaded 2-core machine): they
-// get a longer per-file timeout than the rest (180 s), which stays short so a hung file is caught quickly.
-const LONG_TESTS = /^tests\/conformance\//;
+// The runtime conformance suites and the *.integration.test.ts files run real agents with many pods (minutes on a
+// loaded 2-core machine): they get a longer per-file timeout than the rest (180 s), which stays short so a hung
+// file is caught quickly.
+const LONG_TESTS = /^tests\/conformance\/|\.integration\.test\.ts$/;
 
 function runNodeTests() {
   const files = ['packages', 'apps', 'bench', 'scripts', 'tests']
@@ -56,7 +57,7 @@ function runNodeTests() {
   mkdirSync(join(repoRoot, '.test-output'), { recursive: true });
   const groups = [
     { name: 'node-tests', timeoutMs: 180_000, files: files.filter((f) => !LONG_TESTS.test(f)) },
-    { name: 'conformance', timeoutMs: 600_000, files: files.filter((f) => LONG_TESTS.test(f)) },
+    { name: 'long', timeoutMs: 600_000, files: files.filter((f) => LONG_TESTS.test(f)) },
   ];
   let passed = 0;
   let failed = 0;
