@@ -117,7 +117,7 @@ export function definePodScenarios(ctx: SuiteContext): void {
       const prev = await logs(a, 'crash', 'crash', 'previous=true');
       assert.equal(prev.status, 200);
       assert.deepEqual(prev.body.trim().split('\n').sort(), ['boom', 'starting']);
-      const follow = await followFor(ctx, 'talk', 'ticker', 1200);
+      const follow = await followFor(ctx, 'talk', 'ticker', 4, 20_000);
       const ticks = follow.split('\n').filter((l) => l.startsWith('tick'));
       assert.ok(ticks.length >= 4, `follow streamed new lines: ${JSON.stringify(follow.slice(-200))}`);
     });
@@ -170,14 +170,24 @@ export function definePodScenarios(ctx: SuiteContext): void {
   });
 }
 
-async function followFor(ctx: SuiteContext, pod: string, container: string, ms: number): Promise<string> {
+async function followFor(ctx: SuiteContext, pod: string, container: string, lines: number, ms: number): Promise<string> {
   const { openStream } = await import('@nodelet/agent/testing');
   const url = `${ctx.agent.kubeletUrl}/containerLogs/conf/${pod}-${ctx.agent.nodeName}/${container}?follow=true&tailLines=1`;
   const s = await openStream(url, ctx.agent.tls());
   let text = '';
   s.res.setEncoding('utf8');
-  s.res.on('data', (c: string) => (text += c));
-  await new Promise((r) => setTimeout(r, ms));
+  // Until `lines` lines came (the tail line, then new ones as the container writes them), at most `ms`: on a loaded
+  // machine the ticker writes slower than its 0.2 s sleep suggests.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    s.res.on('data', (c: string) => {
+      text += c;
+      if (text.split('\n').filter(Boolean).length >= lines) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
   s.destroy();
   return text;
 }
