@@ -16,13 +16,15 @@ import {
 import { hashContainer } from '../container/hash.ts';
 import { expandVars, makeEnvironment, type EnvContext } from './container-env.ts';
 import { containerResources } from './qos.ts';
-import { namespaceOptions } from './sandbox-config.ts';
 import { hostPathMounts } from './host-path-mounts.ts';
 import { containerLogPathErrors } from './log-path-checks.ts';
 import type { VolumeHost } from '../volume/types.ts';
-import { podSupplementalGroups } from './supplemental-groups.ts';
+import { containerSecurityContext, type ImageUser, type SecurityContextOptions } from './security-context.ts';
 import { isSafeUid } from '../volume/volume-paths.ts';
 import { makeHostsMount } from './etc-hosts.ts';
+
+/** The kubelet's default `<root-dir>/seccomp` (root dir /var/lib/kubelet). */
+export const DEFAULT_SECCOMP_ROOT = '/var/lib/kubelet/seccomp';
 
 export type ContainerConfigResult = { ok: true; config: ContainerConfig; /** Warning events (InvalidEnvironmentVariableNames). */ warnings?: string[] } | { ok: false; message: string };
 
@@ -58,6 +60,8 @@ export async function generateContainerConfig(
   imageRef: string,
   ctx: EnvContext,
   volumes?: Pick<VolumeHost, 'containerMounts'> & Partial<Pick<VolumeHost, 'podDir'>>,
+  imageUser?: ImageUser,
+  securityOpts?: SecurityContextOptions,
 ): Promise<ContainerConfigResult> {
   const unsafe = containerLogPathErrors(pod, c);
   if (unsafe.length > 0) return { ok: false, message: `invalid container log path: ${unsafe.join(', ')}` };
@@ -72,10 +76,8 @@ export async function generateContainerConfig(
     if (hosts && 'error' in hosts) return { ok: false, message: `failed to write the pod's hosts file: ${hosts.error}` };
     if (hosts) mounts.mounts.push(hosts);
   }
-  const sc = c.securityContext;
-  const psc = pod.spec?.securityContext;
-  const runAsUser = sc?.runAsUser ?? psc?.runAsUser;
-  const runAsGroup = sc?.runAsGroup ?? psc?.runAsGroup;
+  const security = containerSecurityContext(pod, c, imageUser ?? { uid: 0 }, securityOpts ?? { seccompRoot: DEFAULT_SECCOMP_ROOT });
+  if (!security.ok) return security;
   const config: ContainerConfig = {
     metadata: { name: c.name, attempt: restartCount },
     image: { image: imageRef, userSpecifiedImage: c.image ?? '' },
@@ -92,16 +94,7 @@ export async function generateContainerConfig(
     tty: c.tty ?? false,
     linux: {
       resources: containerResources(pod, c),
-      securityContext: {
-        privileged: sc?.privileged ?? false,
-        readonlyRootfs: sc?.readOnlyRootFilesystem ?? false,
-        namespaceOptions: namespaceOptions(pod),
-        ...(runAsUser !== undefined ? { runAsUser: { value: runAsUser } } : {}),
-        ...(runAsGroup !== undefined ? { runAsGroup: { value: runAsGroup } } : {}),
-        ...(podSupplementalGroups(psc) ? { supplementalGroups: podSupplementalGroups(psc) } : {}),
-        ...(sc?.capabilities ? { capabilities: { addCapabilities: sc.capabilities.add ?? [], dropCapabilities: sc.capabilities.drop ?? [] } } : {}),
-        noNewPrivs: sc?.allowPrivilegeEscalation === false,
-      },
+      securityContext: security.sc,
     },
   };
   return { ok: true, config, ...(env.warnings ? { warnings: env.warnings } : {}) };

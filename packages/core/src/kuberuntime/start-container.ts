@@ -4,11 +4,12 @@
  * CreateContainerError, RunContainerError) and a Warning event.
  */
 import { podIPsOf } from '../api/pod-ips.ts';
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import type { ImageManager } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
+import type { ImageUser, SecurityContextOptions } from './security-context.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
 import type { NodeAllocatable } from '../volume/downward-api.ts';
@@ -16,7 +17,9 @@ import type { EventSink, RuntimeFs } from './types.ts';
 import { podContainerDir, terminationMessageMount, type TerminationMessageFs } from './termination-message.ts';
 
 export interface StartDeps {
-  cri: Pick<CriClient, 'createContainer' | 'startContainer'>;
+  cri: Pick<CriClient, 'createContainer' | 'startContainer'> & Partial<Pick<CriClient, 'imageStatus'>>;
+  /** Seccomp profile root and default (the kubelet's `<root-dir>/seccomp`, seccompDefault). */
+  security?: SecurityContextOptions;
   images: ImageManager;
   events: EventSink;
   timed: <T>(op: string, fn: () => Promise<T>) => Promise<T>;
@@ -46,6 +49,22 @@ export function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * The kubelet's getImageUser: ImageStatus of the container's image → its uid, else its user name, else root
+ * (uid 0). Without an image service (unit fakes) the image runs as root.
+ */
+async function imageUser(deps: StartDeps, c: V1Container): Promise<{ ok: true; user: ImageUser } | { ok: false; message: string }> {
+  if (!deps.cri.imageStatus) return { ok: true, user: { uid: 0 } };
+  try {
+    const img = (await deps.cri.imageStatus({ image: { image: c.image ?? '' } })).image;
+    if (img?.uid) return { ok: true, user: { uid: Number(img.uid.value) } };
+    if (img?.username) return { ok: true, user: { username: img.username } };
+    return { ok: true, user: { uid: 0 } };
+  } catch (err) {
+    return { ok: false, message: errText(err) };
+  }
+}
+
 export async function startContainer(
   deps: StartDeps,
   pod: V1Pod,
@@ -55,10 +74,11 @@ export async function startContainer(
   sandboxConfig: PodSandboxConfig,
   status: PodStatus,
   podIps: string[],
+  pullSecrets: readonly V1Secret[] = [],
 ): Promise<StartResult> {
   const fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
   const warn = (message: string) => deps.events(pod, 'Warning', 'Failed', `Error: ${message}`, fieldPath);
-  const img = await deps.images.ensureImageExists(pod, c);
+  const img = await deps.images.ensureImageExists(pod, c, pullSecrets);
   if (!img.ok) return img;
   const prev = findContainerStatusByName(status, c.name);
   const restartCount = prev ? prev.restartCount + 1 : 0;
@@ -72,7 +92,8 @@ export async function startContainer(
     ...(deps.objects ? { objects: deps.objects } : {}),
     ...(deps.allocatable ? { allocatable: deps.allocatable() } : {}),
   };
-  const cfg = await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes);
+  const user = await imageUser(deps, c);
+  const cfg = user.ok ? await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes, user.user, deps.security) : user;
   if (!cfg.ok) {
     warn(cfg.message);
     return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
