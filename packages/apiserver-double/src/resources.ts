@@ -56,7 +56,7 @@ export const RESOURCES: ResourceInfo[] = [
     kind: 'Pod',
     singular: 'pod',
     shortNames: ['po'],
-    subresources: ['status', 'log', 'exec', 'attach', 'portforward', 'binding', 'proxy'],
+    subresources: ['status', 'log', 'exec', 'attach', 'portforward', 'binding', 'proxy', 'ephemeralcontainers'],
     hasStatus: true,
     generation: true,
     fields: [

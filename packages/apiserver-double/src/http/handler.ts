@@ -190,6 +190,11 @@ async function dispatchSubresource(deps: HandlerDeps, r: ResourceInfo, info: Res
   }
   if (['pods/exec', 'pods/attach', 'pods/portforward'].includes(key) && (verb === 'get' || verb === 'create'))
     return proxyPodStream(deps.kubelet, kubeletStreamLocation(reg, deps.kubelet, sub!, ns!, name!, url), req);
+  if (key === 'pods/ephemeralcontainers') {
+    if (verb === 'get') return sendJson(res, 200, reg.get(r, ns, name!));
+    if (verb === 'update') return sendJson(res, 200, reg.update(r, ns, name!, (await readJson(req)) ?? {}, 'ephemeralcontainers'));
+    if (verb === 'patch') return sendJson(res, 200, reg.patch(r, ns, name!, String(req.headers['content-type'] ?? ''), await readJson(req), 'ephemeralcontainers'));
+  }
   if (['pods/proxy', 'nodes/proxy'].includes(key))
     throw errors.notImplemented(`${key} is not implemented by the apiserver double`);
   if (r.subresources.includes(sub!)) throw errors.methodNotAllowed();

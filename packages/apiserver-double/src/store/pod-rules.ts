@@ -10,7 +10,8 @@ export interface FieldError {
   type: string;
 }
 
-function defaultContainer(c: Record<string, any>): void {
+/** The container defaults of the v1 API (also applied to ephemeral containers added through the subresource). */
+export function defaultContainer(c: Record<string, any>): void {
   c.terminationMessagePath ??= '/dev/termination-log';
   c.terminationMessagePolicy ??= 'File';
   if (c.imagePullPolicy === undefined) {

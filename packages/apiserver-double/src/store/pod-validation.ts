@@ -9,6 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { checkTypes, validateTypedPod } from '@nodelet/core/config';
 import type { KubeObject } from '../resources.ts';
 import { errors } from '../status.ts';
+import { validateEphemeralContainers } from './ephemeral-containers.ts';
 import type { FieldError } from './pod-rules.ts';
 
 /** field.ErrorType (k8s.io/apimachinery/pkg/util/validation/field) by the words its ErrorBody starts with. */
@@ -42,5 +43,6 @@ export function decodePod(obj: KubeObject): void {
 /** ValidatePod (create) / the spec and metadata part of ValidatePodUpdate: the field errors, empty when valid. */
 export function validatePod(obj: KubeObject): FieldError[] {
   const typed = checkTypes<V1Pod>(obj, 'V1Pod');
-  return (typed.value ? validateTypedPod(typed.value) : typed.errors).map(fieldError);
+  if (!typed.value) return typed.errors.map(fieldError);
+  return [...validateTypedPod(typed.value).map(fieldError), ...validateEphemeralContainers(obj)];
 }

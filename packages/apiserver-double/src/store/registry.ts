@@ -14,6 +14,7 @@ import { listObjects, type ListBody, type ListQuery } from './list.ts';
 import { admitServiceAccount } from './sa-admission.ts';
 import { defaultPod, podGracePeriod, qosClass, validatePodSpecUpdate, type FieldError } from './pod-rules.ts';
 import { decodePod, validatePod } from './pod-validation.ts';
+import { validateEphemeralContainersUpdate, validateNoEphemeralContainersOnCreate, withEphemeralContainers } from './ephemeral-containers.ts';
 import { clone, objectKey, RawStore } from './store.ts';
 
 export interface DeleteOptions {
@@ -21,7 +22,7 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
-export type Subresource = 'status' | undefined;
+export type Subresource = 'status' | 'ephemeralcontainers' | undefined;
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -166,6 +167,7 @@ export class Registry {
   private commitUpdate(r: ResourceInfo, old: KubeObject, body: KubeObject, sub: Subresource): KubeObject {
     let next: KubeObject;
     if (sub === 'status') next = { ...clone(old), status: clone(body.status) };
+    else if (sub === 'ephemeralcontainers') next = withEphemeralContainers(old, body);
     else {
       next = clone(body);
       if (r.hasStatus) next.status = clone(old.status);
@@ -179,7 +181,8 @@ export class Registry {
     next.metadata.resourceVersion = old.metadata.resourceVersion;
     if (isPod(r) && sub !== 'status') {
       decodePod(next);
-      this.invalidIf(r, old, [...validatePod(next), ...validatePodSpecUpdate(old, next)]);
+      const rules = sub === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(old, next) : validatePodSpecUpdate(old, next);
+      this.invalidIf(r, old, [...validatePod(next), ...rules]);
     }
     if (r.generation && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const key = objectKey(old.metadata.namespace, old.metadata.name);
@@ -194,7 +197,7 @@ export class Registry {
     if (isPod(r)) {
       defaultPod(obj);
       admitServiceAccount(obj, (ns, name) => this.tryGet(this.resource('', 'serviceaccounts'), ns, name), () => this.randomSuffix());
-      if (validate) this.invalidIf(r, obj, validatePod(obj));
+      if (validate) this.invalidIf(r, obj, [...validatePod(obj), ...validateNoEphemeralContainersOnCreate(obj)]);
       obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
     } else if (r.kind === 'Namespace') {
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };

@@ -1,5 +1,6 @@
 /** @nodelet/core/util: clock, logger and the small HTTP/process helpers the agent and the API-server double share. */
 export { realClock, type Clock, type TimerHandle } from './clock.ts';
+export { canonicalJson } from './hash.ts';
 export { createLogger, nullLogger, type Logger, type LogLevel, type LogRecord } from './logger.ts';
 export { pidAlive } from './process.ts';
 export { serverCloser } from './server-closer.ts';
