@@ -1,8 +1,10 @@
 /**
  * The kubelet's image manager (EnsureImageExists): honours the pull policy, records Pulling/Pulled/Failed/
  * BackOff events, and backs off failed pulls per (pod UID, image): ErrImagePull, then ImagePullBackOff.
+ * Pulls carry the credentials the pod's pull secrets and the node's keyring hold for the image's registry
+ * (pull-credentials.ts).
  */
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { CriClient } from '../cri/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -11,12 +13,17 @@ import type { EventSink } from '../kuberuntime/types.ts';
 import { applyDefaultImageTag, pullPolicyOf } from './image-ref.ts';
 import type { EnsureImageResult, ImageManager } from './types.ts';
 import { ImagePuller, type PullerConfig } from './image-puller.ts';
+import type { DockerKeyring } from '../credentialprovider/keyring.ts';
+import { errText } from '../kuberuntime/start-container.ts';
+import { credentialsFor, pullWithCredentials } from './pull-credentials.ts';
 
 export interface ImageManagerDeps {
   cri: Pick<CriClient, 'imageStatus' | 'pullImage'>;
   clock: Clock;
   logger: Logger;
   events: EventSink;
+  /** The node's own registry credentials (credentialprovider/node-credentials.ts); none when absent. */
+  nodeKeyring?: () => Promise<DockerKeyring>;
 }
 
 export interface ImageManagerConfig extends PullerConfig {
@@ -37,7 +44,7 @@ export class KubeImageManager implements ImageManager {
     this.puller = new ImagePuller(config);
   }
 
-  async ensureImageExists(pod: V1Pod, c: V1Container): Promise<EnsureImageResult> {
+  async ensureImageExists(pod: V1Pod, c: V1Container, pullSecrets: readonly V1Secret[] = []): Promise<EnsureImageResult> {
     const ev = (type: 'Normal' | 'Warning', reason: string, msg: string) => this.deps.events(pod, type, reason, msg, fieldPath(pod, c));
     const requested = c.image ?? '';
     const tagged = applyDefaultImageTag(requested);
@@ -68,13 +75,14 @@ export class KubeImageManager implements ImageManager {
       ev('Warning', 'ErrImageNeverPull', message);
       return { ok: false, reason: 'ErrImageNeverPull', message };
     }
-    return this.pull(pod, c, image, ev);
+    return this.pull(pod, c, image, pullSecrets, ev);
   }
 
   private async pull(
     pod: V1Pod,
     c: V1Container,
     image: string,
+    pullSecrets: readonly V1Secret[],
     ev: (type: 'Normal' | 'Warning', reason: string, msg: string) => void,
   ): Promise<EnsureImageResult> {
     const requested = c.image ?? '';
@@ -88,9 +96,12 @@ export class KubeImageManager implements ImageManager {
     const queuedAt = this.deps.clock.monotonic();
     let start = queuedAt;
     try {
-      const r = await this.puller.run(() => {
+      const r = await this.puller.run(async () => {
         start = this.deps.clock.monotonic();
-        return this.deps.cri.pullImage({ image: { image } });
+        const creds = credentialsFor(image, pullSecrets, await this.deps.nodeKeyring?.());
+        if (!creds.ok) throw new Error(creds.message);
+        if (creds.creds.length === 0) this.log.debug('pulling image without credentials', { image: requested });
+        return pullWithCredentials(this.deps.cri, image, creds.creds);
       });
       const done = this.deps.clock.monotonic();
       const took = done - start;
@@ -113,11 +124,6 @@ export class KubeImageManager implements ImageManager {
 function fieldPath(pod: V1Pod, c: V1Container): string {
   const init = (pod.spec?.initContainers ?? []).some((x) => x.name === c.name);
   return `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
-}
-
-function errText(err: unknown): string {
-  if (err && typeof err === 'object' && 'details' in err && typeof err.details === 'string' && err.details) return err.details;
-  return err instanceof Error ? err.message : String(err);
 }
 
 function formatSeconds(ms: number): string {

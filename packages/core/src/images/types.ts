@@ -1,5 +1,5 @@
 /** Image manager: makes sure a container's image is present according to its pull policy. */
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
 
 export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
 
@@ -9,6 +9,9 @@ export type ImageErrorReason = 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNe
 export type EnsureImageResult = { ok: true; imageRef: string } | { ok: false; reason: ImageErrorReason; message: string };
 
 export interface ImageManager {
-  /** Pulls when the policy says so (events Pulling/Pulled/Failed/BackOff); returns the image reference (id). */
-  ensureImageExists(pod: V1Pod, container: V1Container): Promise<EnsureImageResult>;
+  /**
+   * Pulls when the policy says so (events Pulling/Pulled/Failed/BackOff), with the credentials of the pod's
+   * pull secrets (the Secrets its imagePullSecrets name) and the node's; returns the image reference (id).
+   */
+  ensureImageExists(pod: V1Pod, container: V1Container, pullSecrets?: readonly V1Secret[]): Promise<EnsureImageResult>;
 }

@@ -2,9 +2,11 @@
  * Builds the kubelet's CRI runtime manager over the (instrumented) CRI client: the image manager, lifecycle
  * hooks and the pod cgroup parent.
  */
+import { readFile } from 'node:fs/promises';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { EventRecorder } from '../events/recorder.ts';
 import { KubeImageManager } from '../images/image-manager.ts';
+import { NodeCredentials } from '../credentialprovider/node-credentials.ts';
 import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { defaultCgroupParent } from '../kuberuntime/qos.ts';
 import type { ContainerProbeResults, EventSink } from '../kuberuntime/types.ts';
@@ -38,7 +40,9 @@ export interface RuntimeParts {
 export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
   const { clock, logger } = deps;
   const { cri } = parts;
-  const images = new KubeImageManager({ cri, clock, logger, events: parts.sink }, {
+  // The node's registry credentials: config.json / .dockercfg under --root-dir first (SetPreferredDockercfgPath).
+  const node = new NodeCredentials({ readFile: (f) => readFile(f, 'utf8'), clock, logger: logger.child('credentialprovider') }, { rootDir: config.rootDir });
+  const images = new KubeImageManager({ cri, clock, logger, events: parts.sink, nodeKeyring: () => node.keyring() }, {
     backOff: config.imagePullBackOff,
     serializeImagePulls: config.serializeImagePulls ?? !((config.maxParallelImagePulls ?? 0) >= 2),
     ...(config.maxParallelImagePulls !== undefined ? { maxParallelImagePulls: config.maxParallelImagePulls } : {}),

@@ -4,7 +4,7 @@
  * containers, with CrashLoopBackOff per (pod, container).
  */
 import { defaultHostIPs } from '../api/pod-ips.ts';
-import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -18,6 +18,7 @@ import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type StartDeps } from './start-container.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
+import { pullSecretsForPod } from './pull-secrets.ts';
 import type { ContainerProbeResults, ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
 import { isNotFound } from '../cri/types.ts';
 import type { HookDeps } from '../lifecycle/hooks/types.ts';
@@ -112,6 +113,7 @@ export class KubeRuntimeManager implements Runtime {
     // WaitForAttachAndMount: the pod stays ContainerCreating (FailedMount events) until its volumes are set up.
     const mounted = await this.deps.volumes?.mountPod(pod);
     if (mounted && !mounted.ok) return { steps: [], error: { reason: mounted.reason, message: mounted.message } };
+    const pullSecrets = await pullSecretsForPod({ objects: this.deps.objects, events: this.deps.events, log: this.log }, pod);
     const actions = computePodActions(pod, status, this.deps.probeResults);
     const result: PodSyncResult = { steps: [] };
     const fail = (step: SyncStepResult) => {
@@ -143,7 +145,7 @@ export class KubeRuntimeManager implements Runtime {
     if (!sandboxId) return result;
     const sandboxConfig = generatePodSandboxConfig(pod, actions.attempt, this.config);
     const start = async (c: V1Container, init: boolean) =>
-      fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps));
+      fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets));
     if (actions.nextInitContainerToStart !== undefined) {
       const c = pod.spec?.initContainers?.[actions.nextInitContainerToStart];
       if (c) await start(c, true);
@@ -171,12 +173,13 @@ export class KubeRuntimeManager implements Runtime {
     sandboxConfig: PodSandboxConfig,
     status: PodStatus,
     podIps: string[],
+    pullSecrets: V1Secret[],
   ): Promise<SyncStepResult> {
     const step: SyncStepResult = { action: init ? 'InitContainer' : 'StartContainer', target: c.name };
     const backOff = this.doBackOff(pod, c, status, init);
     if (backOff) return { ...step, error: 'CrashLoopBackOff', message: backOff };
     if (init) await this.pruneInitContainersBeforeStart(c.name, status);
-    const r = await startContainer(this.startDeps(), pod, c, init, sandboxId, sandboxConfig, status, podIps);
+    const r = await startContainer(this.startDeps(), pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets);
     if (!r.ok) return { ...step, error: r.reason, message: r.message };
     return step;
   }
