@@ -10,6 +10,8 @@ const pod = (containers: V1Container[], init: V1Container[] = []): V1Pod => ({
   spec: { containers, initContainers: init },
 });
 
+const withOverhead = (p: V1Pod, overhead: Record<string, string>): V1Pod => ({ ...p, spec: { ...p.spec!, overhead } });
+
 test('resourceConfigForPod', () => {
   const cases: { name: string; pod: V1Pod; opts?: Parameters<typeof resourceConfigForPod>[1]; want: ResourceConfig }[] = [
     { name: 'besteffort', pod: pod([c('a')]), want: { cpuShares: 2 } },
@@ -39,6 +41,13 @@ test('resourceConfigForPod', () => {
       pod: pod([c('a', undefined, { cpu: '1', memory: '1Gi' })]),
       opts: { enforceCpuLimits: false, podPidsLimit: 1024 },
       want: { cpuShares: 1024, cpuQuota: -1, cpuPeriod: 100000, memoryLimit: 2 ** 30, pidsLimit: 1024 },
+    },
+    {
+      // docs/concepts/scheduling-eviction/pod-overhead: limits 500m/100Mi + 1500m/100Mi, RuntimeClass overhead
+      // 250m/120Mi → the pod cgroup's memory.limit_in_bytes 335544320 (320Mi) and 2250m of cpu.
+      name: 'spec.overhead added to the pod cgroup',
+      pod: withOverhead(pod([c('busybox-ctr', undefined, { cpu: '500m', memory: '100Mi' }), c('nginx-ctr', undefined, { cpu: '1500m', memory: '100Mi' })]), { cpu: '250m', memory: '120Mi' }),
+      want: { cpuShares: 2304, cpuQuota: 225000, cpuPeriod: 100000, memoryLimit: 335544320 },
     },
   ];
   for (const tc of cases) assert.deepEqual(resourceConfigForPod(tc.pod, tc.opts), tc.want, tc.name);

@@ -24,7 +24,8 @@ interface Amounts {
   memory: number;
 }
 
-function amount(q: string | undefined, cpu: boolean): number {
+/** A quantity in millicores (cpu) or base units, rounded up; 0 when absent, invalid or not positive. */
+export function amount(q: string | undefined, cpu: boolean): number {
   if (q === undefined) return 0;
   const r = tryParseQuantity(q);
   if (!r.ok || r.value <= 0) return 0;
@@ -37,8 +38,11 @@ function containerAmounts(c: V1Container, kind: 'requests' | 'limits'): Amounts 
   return { cpuMilli: amount(src.cpu, true), memory: amount(src.memory, false) };
 }
 
-/** Sum of app containers and sidecars, max'd with each regular init container (+ sidecars before it), + overhead. */
-export function podAmounts(pod: V1Pod, kind: 'requests' | 'limits'): Amounts {
+/**
+ * Sum of app containers and sidecars, max'd with each regular init container (+ sidecars before it), + overhead
+ * (unless excludeOverhead, as resourcehelper's PodResourcesOptions.ExcludeOverhead).
+ */
+export function podAmounts(pod: V1Pod, kind: 'requests' | 'limits', opts: { excludeOverhead?: boolean } = {}): Amounts {
   const total: Amounts = { cpuMilli: 0, memory: 0 };
   const sidecars: Amounts = { cpuMilli: 0, memory: 0 };
   const initPeak: Amounts = { cpuMilli: 0, memory: 0 };
@@ -59,6 +63,7 @@ export function podAmounts(pod: V1Pod, kind: 'requests' | 'limits'): Amounts {
   }
   total.cpuMilli = Math.max(total.cpuMilli + sidecars.cpuMilli, initPeak.cpuMilli);
   total.memory = Math.max(total.memory + sidecars.memory, initPeak.memory);
+  if (opts.excludeOverhead) return total;
   const overhead = pod.spec?.overhead ?? {};
   total.cpuMilli += amount(overhead.cpu, true);
   total.memory += amount(overhead.memory, false);

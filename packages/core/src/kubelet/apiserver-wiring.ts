@@ -1,7 +1,7 @@
 /**
  * API-server mode (--kubeconfig): the pieces that make the kubelet a cluster node, wired to the kubelet's
  * managers: node registration + status, the node lease, the API pod source, the status syncer (with the
- * deletion handshake), mirror pods for static pods, and the Event sink.
+ * deletion handshake), mirror pods for static pods, the Event sink, and the RuntimeClass objects (runtime handlers).
  */
 import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { ApiClient } from '../apiclient/types.ts';
@@ -16,6 +16,7 @@ import { isTerminalPhase } from '../status/brief.ts';
 import type { PodStateProvider } from './pod-state-provider.ts';
 import type { PodManager } from '../pod/types.ts';
 import { MirrorClient } from '../pod/mirror-client.ts';
+import { ApiRuntimeClasses } from '../runtimeclass/runtime-class-manager.ts';
 import { isStaticPod } from '../api/pod-helpers.ts';
 import { NodeStatusManager } from '../nodestatus/node-status-manager.ts';
 import { NodeLeaseController } from '../nodestatus/lease.ts';
@@ -53,6 +54,8 @@ export class ApiServerWiring {
   readonly lease: NodeLeaseController;
   readonly sink: ApiEventSink;
   readonly mirrors: MirrorClient;
+  /** node.k8s.io/v1 RuntimeClass objects (listed and watched from the first pod that names a class). */
+  readonly runtimeClasses: ApiRuntimeClasses;
   private machine: MachineFacts | undefined;
   private mirrorTimer: TimerHandle | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -90,6 +93,7 @@ export class ApiServerWiring {
     );
     this.sink = new ApiEventSink({ client, bus: d.bus, logger: logger.child('event-sink'), nodeName });
     this.mirrors = new MirrorClient({ client, logger: logger.child('mirror'), nodeName, nodeUid: () => this.nodeStatus.nodeUid });
+    this.runtimeClasses = new ApiRuntimeClasses({ api: client, clock });
   }
 
   /** Before the kubelet's own loops: the event sink first (so Starting is posted), then node and lease. */
@@ -113,6 +117,7 @@ export class ApiServerWiring {
     this.lease.stop();
     this.syncer.stop();
     await this.sink.stop();
+    await this.runtimeClasses.stop();
     this.d.client.close();
   }
 
@@ -164,7 +169,7 @@ export class ApiServerWiring {
     const pod = this.d.podManager.getPodByUid(uid);
     if (!pod || isStaticPod(pod) || !pod.metadata?.deletionTimestamp) return false;
     if (!isTerminalPhase(status.phase)) return false;
-    const running = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some((s) => s.state?.running);
+    const running = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? []), ...(status.ephemeralContainerStatuses ?? [])].some((s) => s.state?.running);
     if (running) return false;
     if (this.d.podState().shouldPodRuntimeBeRemoved(uid)) return true;
     // The worker sets the final status just before it finishes terminating: look again shortly.

@@ -109,6 +109,11 @@ export interface KubeletConfig {
   nodeLabels?: Record<string, string>;
   /** --allowed-unsafe-sysctls: unsafe sysctls (or patterns ending in `*`) pods may set besides the safe ones. */
   allowedUnsafeSysctls?: string[];
+  /**
+   * (nodelet) --runtime-class-handlers: RuntimeClass name → CRI runtime handler for a node without an API server
+   * (API-server mode reads node.k8s.io/v1 RuntimeClass objects instead). A class not named here is not found.
+   */
+  runtimeClassHandlers?: Record<string, string>;
   /** Node allocatable for admission; unlimited when unknown. */
   allocatable?: { cpuMilli: number; memoryBytes: number };
   /** Put sandboxes under /kubepods[/<qos>]/pod<uid> (default true); false = the runtime's default cgroup. */

@@ -117,6 +117,7 @@ export class Kubelet implements KubeletApi {
       podIP: (pod) => this.statusManager.getPodStatus(pod.metadata?.uid ?? '')?.podIP ?? '',
       cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod),
       probeResults: { liveness: this.probes.manager.liveness, startup: this.probes.manager.startup },
+      ...(this.api ? { runtimeClasses: this.api.runtimeClasses } : {}),
     });
     this.runtimeState = new RuntimeState(
       { cri, clock, logger: logger.child('runtime-state'), bus: this.events },

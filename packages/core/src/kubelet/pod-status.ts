@@ -10,6 +10,7 @@ import { getPodQOS } from '../api/qos.ts';
 import type { ReasonCache } from './reason-cache.ts';
 import { defaultHostIPs, podIPsOf } from '../api/pod-ips.ts';
 import { trimTerminationMessages } from '../kuberuntime/termination-message.ts';
+import { ephemeralAsContainer, ephemeralStatus } from '../kuberuntime/ephemeral-containers.ts';
 
 function terminatedState(s: ContainerStatus): V1ContainerState {
   return {
@@ -66,6 +67,8 @@ function containerStatus(
     if (prev && prev.state === 'exited') out.lastState = terminatedState(prev);
   }
   const why = reasons.get(runtime.uid, c.name);
+  const sandbox = latest || why ? undefined : reasons.sandboxFailure(runtime.uid);
+  if (sandbox?.message) out.state = { waiting: { reason: defaultReason, message: sandbox.message } };
   // As the kubelet: the start failure shows as Waiting only for a container that will be restarted; one that
   // will not (restartPolicy Never, or OnFailure after exit 0) stays Terminated (e.g. StartError, exit 128).
   const willRestart = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && latest?.exitCode !== 0) || latest?.state !== 'exited';
@@ -102,11 +105,12 @@ export function generateApiPodStatus(
   const inits = (pod.spec?.initContainers ?? []).map((c) => containerStatus(c, runtime, reasons, 'PodInitializing'));
   const appReason = initDone(pod, runtime) ? 'ContainerCreating' : 'PodInitializing';
   const apps = (pod.spec?.containers ?? []).map((c) => containerStatus(c, runtime, reasons, appReason, pod.spec?.restartPolicy));
+  const ephemerals = (pod.spec?.ephemeralContainers ?? []).map((ec) => ephemeralStatus(containerStatus(ephemeralAsContainer(ec), runtime, reasons, appReason, 'Never')));
   probes?.(runtime.uid || (pod.metadata?.uid ?? ''), { containerStatuses: apps, initContainerStatuses: inits });
   const phase = getPhase(pod, [...inits, ...apps], podIsTerminal);
   const sandboxReady = runtime.sandboxStatuses[0]?.state === 'ready';
   const allStatuses = [...inits, ...apps];
-  trimTerminationMessages(allStatuses, allStatuses.length);
+  trimTerminationMessages([...allStatuses, ...ephemerals], allStatuses.length + ephemerals.length);
   const status: V1PodStatus = {
     phase,
     conditions: generateConditions({ ...pod, status: pod.status ?? {} }, allStatuses, phase, sandboxReady),
@@ -114,6 +118,7 @@ export function generateApiPodStatus(
     containerStatuses: apps,
   };
   if (inits.length > 0) status.initContainerStatuses = inits;
+  if (ephemerals.length > 0) status.ephemeralContainerStatuses = ephemerals;
   if (hostIPs.length > 0) {
     status.hostIP = hostIPs[0];
     status.hostIPs = hostIPs.map((ip) => ({ ip }));

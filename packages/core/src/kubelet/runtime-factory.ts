@@ -18,6 +18,7 @@ import { createHookDeps } from '../lifecycle/hooks/deps.ts';
 import { majorMinor } from './probes.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
 import { defaultHostIPs } from '../api/pod-ips.ts';
+import { StaticRuntimeClasses, type RuntimeHandlerResolver } from '../runtimeclass/runtime-class-manager.ts';
 
 export interface RuntimeParts {
   recorder: EventRecorder;
@@ -35,6 +36,8 @@ export interface RuntimeParts {
   allocatable?: () => NodeAllocatable;
   /** The prober's liveness / startup results (computePodActions restarts a container that failed them). */
   probeResults?: ContainerProbeResults;
+  /** The API server's RuntimeClass objects (API-server mode); else config.runtimeClassHandlers. */
+  runtimeClasses?: RuntimeHandlerResolver;
 }
 
 export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
@@ -58,7 +61,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
     {
       podLogsDir: config.podLogsDir,
       rootDir: config.rootDir,

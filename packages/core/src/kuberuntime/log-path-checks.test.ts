@@ -67,7 +67,7 @@ test('a pod UID that is not a path element fails the sandbox (FailedCreatePodSan
   const { cri, events, sync, tree } = setup(t);
   const r = await sync(makePod({ name: 'web', uid: '../../escape' }));
   assert.equal(r.error?.reason, 'CreatePodSandboxError');
-  assert.match(r.error?.message ?? '', /^Failed to create pod sandbox: invalid pod log directory: metadata\.uid: Invalid value: "\.\.\/\.\.\/escape": /);
+  assert.match(r.error?.message ?? '', /^Failed to create log directory for pod "[^"]*": invalid pod log directory: metadata\.uid: Invalid value: "\.\.\/\.\.\/escape": /);
   assert.deepEqual(events.map((e) => e.reason), ['FailedCreatePodSandBox']);
   assert.deepEqual(cri.callsOf('runPodSandbox'), []);
   assert.deepEqual(tree(), []);

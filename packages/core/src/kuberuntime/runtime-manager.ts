@@ -27,6 +27,7 @@ import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
 import type { TerminationMessageFs } from './termination-message.ts';
 import type { NodeAllocatable } from '../volume/downward-api.ts';
+import type { RuntimeHandlerResolver } from '../runtimeclass/runtime-class-manager.ts';
 
 export interface KubeRuntimeDeps {
   cri: CriClient;
@@ -47,6 +48,8 @@ export interface KubeRuntimeDeps {
   probeResults?: ContainerProbeResults;
   /** Termination message files (created under config.rootDir, read once a container exited); none when absent. */
   messages?: TerminationMessageFs;
+  /** runtimeClassName → CRI runtime handler (RuntimeClass manager); every pod gets the default "" when absent. */
+  runtimeClasses?: RuntimeHandlerResolver;
 }
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
@@ -229,10 +232,14 @@ export class KubeRuntimeManager implements Runtime {
   private async createSandbox(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: string[] }> {
     const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
     const config = generatePodSandboxConfig(pod, attempt, this.config);
+    let stage = 'Failed to create log directory for pod';
     try {
       const logDir = safePodLogsDirectory(this.config.podLogsDir, pod); // throws (before RunPodSandbox) when unsafe
       await this.deps.fs?.mkdirp(logDir);
-      const r = await this.timed('run_podsandbox', () => this.deps.cri.runPodSandbox({ config }));
+      stage = 'Failed to create sandbox for pod';
+      const runtimeHandler = (await this.deps.runtimeClasses?.lookupRuntimeHandler(pod.spec?.runtimeClassName)) ?? '';
+      if (runtimeHandler) this.log.info('Running pod with runtime handler', { pod: formatPod(pod), runtimeHandler });
+      const r = await this.timed('run_podsandbox', () => this.deps.cri.runPodSandbox({ config, runtimeHandler }));
       let ips: string[] = [];
       try {
         const st = await this.deps.cri.podSandboxStatus({ podSandboxId: r.podSandboxId });
@@ -242,8 +249,9 @@ export class KubeRuntimeManager implements Runtime {
       }
       return { step, id: r.podSandboxId, ips };
     } catch (err) {
-      const message = `Failed to create pod sandbox: ${errText(err)}`;
-      this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', message);
+      // As createPodSandbox + SyncPod: the step's message names the pod, the event carries the error.
+      this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${errText(err)}`);
+      const message = `${stage} ${JSON.stringify(formatPod(pod))}: ${errText(err)}`;
       return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: [] };
     }
   }

@@ -1,4 +1,4 @@
-/** PodSandboxConfig from a pod: metadata, labels, hostname, DNS, ports, log directory, cgroup parent, namespaces. */
+/** PodSandboxConfig from a pod: metadata, labels, hostname, DNS, ports, log directory, cgroup parent, resources and overhead, namespaces. */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { PodSandboxConfig, PortMapping } from '../cri/types.ts';
 import { POD_NAME_LABEL, POD_NAMESPACE_LABEL, POD_UID_LABEL } from '../container/labels.ts';
@@ -6,6 +6,7 @@ import { defaultCgroupParent } from './qos.ts';
 import type { KubeRuntimeConfig } from './types.ts';
 import { podLogDirErrors } from './log-path-checks.ts';
 import { podSupplementalGroups } from './supplemental-groups.ts';
+import { sandboxResources } from './sandbox-resources.ts';
 
 export function podLogsDirectory(podLogsDir: string, pod: V1Pod): string {
   const m = pod.metadata ?? {};
@@ -62,6 +63,7 @@ export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeR
     portMappings: portMappings(pod),
     linux: {
       cgroupParent: (cfg.cgroupParent ?? defaultCgroupParent)(pod),
+      ...sandboxResources(pod),
       sysctls,
       securityContext: {
         namespaceOptions: namespaceOptions(pod),
