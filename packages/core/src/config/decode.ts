@@ -83,7 +83,9 @@ function preparePodUnchecked(obj: Record<string, unknown>, src: StaticPodSource)
   if (pre.length > 0) return invalid(pre);
   applyApiDefaults(pod);
   applyStaticPodDefaults(pod, src);
-  const errs = validateTypedPod(pod);
+  // Again after the static defaults (the kubelet validates the defaulted pod: `<name>-<node>` may be too long).
+  // spec.nodeName is now this node's name, not the manifest's (that one was checked above): not the user's error.
+  const errs = validateTypedPod(pod).filter((e) => !e.startsWith('spec.nodeName: '));
   if (errs.length > 0) return invalid(errs);
   return { ok: true, pod };
 }

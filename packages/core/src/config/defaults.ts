@@ -53,14 +53,19 @@ function defaultContainer(c: V1Container): void {
 export function applyApiDefaults(pod: V1Pod): V1Pod {
   const spec = pod.spec;
   if (!spec) return pod;
-  spec.restartPolicy ??= 'Always';
+  // `||=`: Go's defaulting also replaces an explicit "" (the zero value).
+  spec.restartPolicy ||= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
-  spec.dnsPolicy ??= 'ClusterFirst';
-  spec.schedulerName ??= 'default-scheduler';
+  spec.dnsPolicy ||= 'ClusterFirst';
+  spec.schedulerName ||= 'default-scheduler';
   spec.enableServiceLinks ??= true;
   spec.securityContext ??= {};
   for (const c of spec.initContainers ?? []) defaultContainer(c);
   for (const c of spec.containers ?? []) defaultContainer(c);
+  // SetDefaults_Pod: with hostNetwork, a port's hostPort defaults to its containerPort.
+  if (spec.hostNetwork) {
+    for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) for (const p of c.ports ?? []) p.hostPort ||= p.containerPort;
+  }
   for (const v of spec.volumes ?? []) if (v.emptyDir && v.emptyDir.medium === undefined) v.emptyDir.medium = '';
   return pod;
 }

@@ -30,10 +30,11 @@ const cases: Array<[string, Mut, string[]]> = [
       `spec.containers[0].name: Invalid value: "App.1": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
     ],
   ],
+  // validateInitContainers reports an init container named as a regular one (the regular ones are checked first).
   [
     'duplicate across init and app containers',
     (p) => (spec(p).initContainers = [{ name: 'app', image: 'x' }]),
-    ['spec.containers[0].name: Duplicate value: "app"'],
+    ['spec.initContainers[0].name: Duplicate value: "app"'],
   ],
   [
     'restartPolicy',
@@ -67,21 +68,20 @@ const cases: Array<[string, Mut, string[]]> = [
     (p) => (c0(p).readinessProbe = { exec: { command: ['true'] }, tcpSocket: { port: 80 } }),
     ['spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type'],
   ],
-  [
-    'probe on a port name the container does not declare',
-    (p) => (c0(p).readinessProbe = { httpGet: { port: 'admin', path: '/' } }),
-    ['spec.containers[0].readinessProbe.httpGet.port: Not found: "admin": port name is not declared by the container (spec ports[*].name)'],
-  ],
+  // ValidatePortNumOrName checks a port name's form only: the API server accepts a name the container does not declare.
+  ['probe on a port name the container does not declare', (p) => (c0(p).readinessProbe = { httpGet: { port: 'admin', path: '/' } }), []],
   [
     'liveness successThreshold must be 1',
     (p) => (c0(p).livenessProbe = { exec: { command: ['true'] }, successThreshold: 2 }),
     ['spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1'],
   ],
   ['readiness successThreshold may exceed 1', (p) => (c0(p).readinessProbe = { exec: { command: ['true'] }, successThreshold: 2 }), []],
+  // SetDefaults_Probe replaces a 0 period with 10; validateProbe refuses a negative one (ValidateNonnegativeField).
+  ['period 0 (defaulted to 10)', (p) => (c0(p).startupProbe = { httpGet: { port: 8080 }, periodSeconds: 0 }), []],
   [
-    'period below 1',
-    (p) => (c0(p).startupProbe = { httpGet: { port: 8080 }, periodSeconds: 0 }),
-    ['spec.containers[0].startupProbe.periodSeconds: Invalid value: 0: must be greater than or equal to 1'],
+    'period below 0',
+    (p) => (c0(p).startupProbe = { httpGet: { port: 8080 }, periodSeconds: -1 }),
+    ['spec.containers[0].startupProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0'],
   ],
   [
     'probe on a regular init container',

@@ -7,8 +7,9 @@
  * including its quirks (subPath errors at `volumeMounts.subPath`, downwardAPI item errors at
  * `downwardAPI.path`, projected token paths at `projected.path`).
  */
-import type { V1Container, V1DownwardAPIVolumeFile, V1KeyToPath, V1PodSpec, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
+import type { V1Container, V1DownwardAPIVolumeFile, V1KeyToPath, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import { tryParseQuantity } from '../util/quantity.ts';
+import { validateFieldSelector, validateResourceFieldSelector, VOLUME_FIELD_PATHS } from './env-validation.ts';
 import { quote, validateDnsLabel } from './meta-validation.ts';
 
 const q = quote;
@@ -37,7 +38,7 @@ function noBacksteps(p: string, path: string): string[] {
 }
 
 /** validateLocalDescendingPath: relative, no ".." element. */
-function localDescending(p: string, path: string): string[] {
+export function localDescending(p: string, path: string): string[] {
   const errs = p.startsWith('/') ? [`${path}: Invalid value: ${q(p)}: must be a relative path`] : [];
   return [...errs, ...noBacksteps(p, path)];
 }
@@ -66,8 +67,11 @@ function downwardFile(f: V1DownwardAPIVolumeFile, path: string): string[] {
   const errs: string[] = [];
   if (!f.path) errs.push(`${path}.path: Required value`);
   errs.push(...localNonReserved(f.path ?? '', `${path}.path`));
-  if (f.fieldRef && f.resourceFieldRef) errs.push(`${path}: Invalid value: "resource": fieldRef and resourceFieldRef can not be specified simultaneously`);
-  else if (!f.fieldRef && !f.resourceFieldRef) errs.push(`${path}: Required value: one of fieldRef and resourceFieldRef is required`);
+  if (f.fieldRef) {
+    errs.push(...validateFieldSelector(f.fieldRef, VOLUME_FIELD_PATHS, `${path}.fieldRef`));
+    if (f.resourceFieldRef) errs.push(`${path}: Invalid value: "resource": fieldRef and resourceFieldRef can not be specified simultaneously`);
+  } else if (f.resourceFieldRef) errs.push(...validateResourceFieldSelector(f.resourceFieldRef, `${path}.resourceFieldRef`, true));
+  else errs.push(`${path}: Required value: one of fieldRef and resourceFieldRef is required`);
   errs.push(...fileMode(f.mode, `${path}.mode`));
   return errs;
 }
@@ -252,17 +256,4 @@ export function validateVolumeDevices(c: V1Container, volumes: ReadonlyMap<strin
     if (d.name) names.add(d.name);
   }
   return errs;
-}
-
-/** Volume errors of a type-checked pod spec: the volumes, then each container's volumeMounts and volumeDevices. */
-export function validatePodVolumes(spec: V1PodSpec): string[] {
-  const { errors, valid } = validateVolumes(spec.volumes);
-  const lists = [['initContainers', spec.initContainers], ['containers', spec.containers]] as const;
-  for (const [field, list] of lists) {
-    for (const [i, c] of (list ?? []).entries()) {
-      errors.push(...validateVolumeMounts(c, valid, `spec.${field}[${i}].volumeMounts`));
-      errors.push(...validateVolumeDevices(c, valid, `spec.${field}[${i}].volumeDevices`));
-    }
-  }
-  return errors;
 }

@@ -147,16 +147,16 @@ test('bus: changes are always published; every run only when asked, rate-limited
 });
 
 test('addPod refuses invalid probes with the API messages and starts no worker', () => {
-  const c: V1Container = { name: 'app', image: 'img', livenessProbe: { periodSeconds: 0, successThreshold: 2, exec: { command: ['x'] } } };
+  const c: V1Container = { name: 'app', image: 'img', livenessProbe: { periodSeconds: -1, successThreshold: 2, exec: { command: ['x'] } } };
   const { m, pod } = setup([c]);
   const r = m.addPod(pod);
   assert.deepEqual(r, {
     ok: false,
     reason: 'FailedValidation',
     message:
-      'spec.containers[0].livenessProbe.periodSeconds: Invalid value: 0: must be greater than or equal to 1, spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1',
+      'spec.containers[0].livenessProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0, spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1',
     errors: [
-      'spec.containers[0].livenessProbe.periodSeconds: Invalid value: 0: must be greater than or equal to 1',
+      'spec.containers[0].livenessProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0',
       'spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1',
     ],
   });

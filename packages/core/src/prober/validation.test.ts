@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { V1Container, V1Probe } from '@kubernetes/client-node';
+// Expected values: v1.28 pkg/apis/core/validation validateProbe / validateHandler / ValidatePortNumOrName.
 import type { ProbeType } from './types.ts';
 import { validatePodProbes, validateProbe } from './validation.ts';
 
@@ -16,11 +17,16 @@ const cases: Array<{ name: string; type: ProbeType; probe: V1Probe; expect: stri
     probe: { exec: { command: ['true'] }, tcpSocket: { port: 8080 } },
     expect: ['livenessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type'],
   },
+  // The API server checks a port name's form only (the prober reports an undeclared one when it runs).
+  { name: 'undeclared port name', type: 'readiness', probe: { httpGet: { port: 'metrics' } }, expect: [] },
   {
-    name: 'undeclared port name',
+    name: 'port name of the wrong form (IsValidPortName)',
     type: 'readiness',
-    probe: { httpGet: { port: 'metrics' } },
-    expect: ['readinessProbe.httpGet.port: Not found: "metrics": port name is not declared by the container (spec ports[*].name)'],
+    probe: { httpGet: { port: 'Metrics--1' } },
+    expect: [
+      'readinessProbe.httpGet.port: Invalid value: "Metrics--1": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+      'readinessProbe.httpGet.port: Invalid value: "Metrics--1": must not contain consecutive hyphens',
+    ],
   },
   {
     name: 'tcp port out of range',
@@ -28,15 +34,22 @@ const cases: Array<{ name: string; type: ProbeType; probe: V1Probe; expect: stri
     probe: { tcpSocket: { port: 70000 } },
     expect: ['readinessProbe.tcpSocket.port: Invalid value: 70000: must be between 1 and 65535, inclusive'],
   },
+  // SetDefaults_Probe replaces zeros with the defaults; ValidateNonnegativeField refuses negatives.
   {
-    name: 'zero and negative periods, timeouts, thresholds',
+    name: 'zero periods and thresholds are defaulted',
     type: 'readiness',
-    probe: { exec: { command: ['true'] }, periodSeconds: 0, timeoutSeconds: -1, failureThreshold: 0, successThreshold: -2 },
+    probe: { exec: { command: ['true'] }, periodSeconds: 0, timeoutSeconds: 0, failureThreshold: 0, successThreshold: 0 },
+    expect: [],
+  },
+  {
+    name: 'negative periods, timeouts, thresholds',
+    type: 'readiness',
+    probe: { exec: { command: ['true'] }, periodSeconds: -3, timeoutSeconds: -1, failureThreshold: -4, successThreshold: -2 },
     expect: [
-      'readinessProbe.timeoutSeconds: Invalid value: -1: must be greater than or equal to 1',
-      'readinessProbe.periodSeconds: Invalid value: 0: must be greater than or equal to 1',
-      'readinessProbe.successThreshold: Invalid value: -2: must be greater than or equal to 1',
-      'readinessProbe.failureThreshold: Invalid value: 0: must be greater than or equal to 1',
+      'readinessProbe.timeoutSeconds: Invalid value: -1: must be greater than or equal to 0',
+      'readinessProbe.periodSeconds: Invalid value: -3: must be greater than or equal to 0',
+      'readinessProbe.successThreshold: Invalid value: -2: must be greater than or equal to 0',
+      'readinessProbe.failureThreshold: Invalid value: -4: must be greater than or equal to 0',
     ],
   },
   {
@@ -87,7 +100,7 @@ const cases: Array<{ name: string; type: ProbeType; probe: V1Probe; expect: stri
 
 for (const tc of cases) {
   test(`validateProbe: ${tc.name}`, () => {
-    assert.deepEqual(validateProbe(tc.probe, tc.type, app), tc.expect);
+    assert.deepEqual(validateProbe(tc.probe, tc.type), tc.expect);
   });
 }
 
@@ -98,11 +111,11 @@ test('validatePodProbes uses API field paths (containers and sidecar init contai
         { name: 'plain', image: 'i', livenessProbe: {} },
         { name: 'side', image: 'i', restartPolicy: 'Always', readinessProbe: {} },
       ],
-      containers: [app, { name: 'b', image: 'i', startupProbe: { tcpSocket: { port: 'nope' } } }],
+      containers: [app, { name: 'b', image: 'i', startupProbe: { tcpSocket: { port: 'no_pe' } } }],
     },
   });
   assert.deepEqual(errs, [
     'spec.initContainers[1].readinessProbe: Required value: must specify a handler type',
-    'spec.containers[1].startupProbe.tcpSocket.port: Not found: "nope": port name is not declared by the container (spec ports[*].name)',
+    'spec.containers[1].startupProbe.tcpSocket.port: Invalid value: "no_pe": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
   ]);
 });
