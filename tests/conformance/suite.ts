@@ -15,6 +15,7 @@ import { leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
 import { definePodScenarios } from './scenarios-pods.ts';
 import { defineDisruptionScenarios } from './scenarios-disruption.ts';
 import { defineDeadlineScenarios } from './scenarios-deadline.ts';
+import { defineLogRotationScenarios, LOG_ROTATION_ARGS } from './scenarios-log-rotation.ts';
 import { defineExecScenarios } from './scenarios-exec.ts';
 import { defineTerminationMessageScenarios } from './scenarios-termination.ts';
 import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
@@ -24,8 +25,8 @@ import { defineAdmissionScenarios } from './scenarios-admission.ts';
 
 type DefineScenarios = (ctx: SuiteContext) => void;
 
-/** Pods, disruption and the active deadline. */
-export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios];
+/** Pods, disruption, the active deadline and log rotation. */
+export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios, defineLogRotationScenarios];
 
 /** The behaviours upstream [NodeConformance] specs check (docs/conformance.md). */
 export const nodeConformanceScenarios: DefineScenarios[] = [
@@ -46,7 +47,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
         ctx.agent = await createAgentProcess({
           nodeName: `conf-${name}`,
           ...(ctx.rt.endpoint ? { endpoint: ctx.rt.endpoint } : {}),
-          args: ['--crashloop-backoff-initial', '1s', '--crashloop-backoff-max', '4s', '--cgroup-root', ctx.cgroupRoot, ...(process.env.NODELET_CONFORMANCE_VERBOSE ? ['--v', '4'] : [])],
+          args: ['--crashloop-backoff-initial', '1s', '--crashloop-backoff-max', '4s', '--cgroup-root', ctx.cgroupRoot, ...LOG_ROTATION_ARGS, ...(process.env.NODELET_CONFORMANCE_VERBOSE ? ['--v', '4'] : [])],
         });
         await ctx.agent.start();
         ctx.cri = createCriClient(ctx.agent.endpoint, { timeoutMs: 10_000 });

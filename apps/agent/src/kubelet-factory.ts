@@ -3,7 +3,7 @@
  * @nodelet/core. Kept behind the KubeletFactory type so tests swap in a fake.
  */
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
-import { createKubelet, nodeRuntimeFs, nodeTerminationMessageFs, type KubeletConfig, type KubeletDeps, type KubeletApi } from '@nodelet/core/kubelet';
+import { createKubelet, nodeRuntimeFs, nodeTerminationMessageFs, type KubeletConfig, type KubeletDeps, type KubeletApi, type LogRotatePolicy } from '@nodelet/core/kubelet';
 import { createNodeHostFs } from '@nodelet/core/cm';
 import { createNodeDiskUsage } from '@nodelet/core/stats';
 import type { Clock, Logger } from '@nodelet/core/util';
@@ -11,6 +11,7 @@ import type { AgentConfig } from './config/types.ts';
 import { KUBELET_VERSION } from './config/types.ts';
 import { coreEvictionConfig } from './config/eviction-config.ts';
 import { coreApiServerConfig } from './config/apiserver-config.ts';
+import { logRotatePolicy } from './config/log-config.ts';
 import { createApiClientFromKubeconfig, type ApiClient } from '@nodelet/core/apiclient';
 
 export interface KubeletHandle {
@@ -65,7 +66,15 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     ...(c.kubeconfig ? { apiServer: coreApiServerConfig(c, c.port) } : {}),
     ...(c.nodeLabels ? { nodeLabels: c.nodeLabels } : {}),
     ...(c.allowedUnsafeSysctls ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
+    containerLog: containerLogPolicy(c),
   };
+}
+
+/** Validated with the rest of the configuration (config/log-config.ts); a bad value never gets here. */
+function containerLogPolicy(c: AgentConfig): LogRotatePolicy {
+  const r = logRotatePolicy(c);
+  if (!r.ok) throw new Error(r.reason);
+  return r.policy;
 }
 
 /** What a test entry may set that the kubelet keeps constant (the image GC period is 5 min, ImageGCPeriod). */

@@ -4,6 +4,7 @@ import { parseDuration } from './duration.ts';
 import type { ConfigResult, PartialSettings } from './types.ts';
 import { EVICTION_FILE_FIELDS } from './eviction-config.ts';
 import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
+import { LOG_FILE_FIELDS } from './log-config.ts';
 
 type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings';
 
@@ -45,6 +46,7 @@ const FIELDS: FieldSpec[] = [
   { path: 'crashLoopBackOff.maxContainerRestartPeriod', key: 'crashLoopBackOffMaxMs', kind: 'duration' },
   ...EVICTION_FILE_FIELDS,
   ...APISERVER_FILE_FIELDS,
+  ...LOG_FILE_FIELDS,
 ];
 
 const BY_PATH = new Map(FIELDS.map((f) => [f.path, f]));

@@ -4,6 +4,7 @@ import { DEFAULT_POD_LOGS_DIR, DEFAULT_ROOT_DIR } from './types.ts';
 import { EVICTION_DEFAULTS } from './eviction-config.ts';
 import { APISERVER_DEFAULTS } from './apiserver-config.ts';
 import { HTTP_DEFAULTS } from './http-config.ts';
+import { LOG_DEFAULTS } from './log-config.ts';
 
 export type Defaults = Omit<AgentConfig, 'nodeName'>;
 
@@ -35,6 +36,7 @@ export function configFileDefaults(): Defaults {
     ...EVICTION_DEFAULTS,
     ...APISERVER_DEFAULTS,
     ...HTTP_DEFAULTS,
+    ...LOG_DEFAULTS,
   };
 }
 

@@ -2,10 +2,11 @@
 import type { EvictionAgentConfig } from './eviction-config.ts';
 import type { ApiServerAgentConfig } from './apiserver-config.ts';
 import type { HttpAgentConfig } from './http-config.ts';
+import type { LogAgentConfig } from './log-config.ts';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 
-export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig {
+export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig {
   nodeName: string;
   rootDir: string;
   /** staticPodPath / --pod-manifest-path */

@@ -4,6 +4,7 @@ import type { AgentConfig } from './types.ts';
 import { validateEviction } from './eviction-config.ts';
 import { validateApiServer } from './apiserver-config.ts';
 import { validateHttp } from './http-config.ts';
+import { validateLogs } from './log-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
 
 export function validateConfig(c: AgentConfig): string | undefined {
@@ -35,6 +36,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
       ? undefined
       : 'crashloop backoff max must be >= crashloop backoff initial'),
     () => validateEviction(c),
+    () => validateLogs(c),
   ];
   for (const check of checks) {
     const problem = check();

@@ -16,3 +16,4 @@ export type { CgroupStatus, MetricsPath, ProcessInfo, StatsApi, StatsContainer }
 export { nodeRuntimeFs } from './node-fs.ts';
 export { nodeTerminationMessageFs } from './termination-message-fs.ts';
 export { createSysctlAllowlist } from '../lifecycle/sysctl-admit.ts';
+export { checkLogRotatePolicy, DEFAULT_CONTAINER_LOG_MAX_FILES, DEFAULT_CONTAINER_LOG_MAX_SIZE, type LogRotatePolicy } from '../kuberuntime/logs/log-rotation.ts';

@@ -21,6 +21,16 @@ test('removed containers take their log files; the result names them, oldest fir
   assert.deepEqual(w.gc.lastResult(), r);
 });
 
+test('a removed container takes its rotated log files too (the log manager\'s Clean), not its successor\'s', async () => {
+  const w = await gcWorld([c('a', 'app', 0, 10, E), c('a', 'app', 1, 11, E)]);
+  w.fs.files.set('/var/log/pods/test-ns_a_a/app/0.log.20260101-000000.gz', 5);
+  w.fs.files.set('/var/log/pods/test-ns_a_a/app/0.log.20260101-000010', 7);
+  w.fs.files.set('/var/log/pods/test-ns_a_a/app/1.log.20260101-000020', 3);
+  const r = await w.gc.garbageCollect();
+  assert.equal(r.freedBytes, 100 + 5 + 7);
+  assert.deepEqual([...w.fs.files.keys()].sort(), ['/var/log/pods/test-ns_a_a/app/1.log', '/var/log/pods/test-ns_a_a/app/1.log.20260101-000020']);
+});
+
 test('a removed pod loses every dead container, its sandboxes and its log directory', async () => {
   const w = await gcWorld([c('gone', 'app', 0, 10, E), c('kept', 'app', 0, 10, E)], [{ pod: 'gone', attempt: 0, state: 'NOTREADY', createdAt: 9 }]);
   w.fs.dirs.push('test-ns_gone_gone', 'test-ns_kept_kept');

@@ -11,7 +11,7 @@
  *    MaxContainers / units (at least 1) and, if still above, the oldest go until MaxContainers remain;
  * 2. sandboxes that are not ready and hold no container: every one of a pod that may be removed (as above),
  *    all but the newest of the others (a pod still in use keeps its latest dead sandbox);
- * 3. a removed container's log file goes with it; once all sources are ready, the log directory
+ * 3. a removed container's log file (and its rotated files) goes with it; once all sources are ready, the log directory
  *    (<podLogsDir>/<namespace>_<name>_<uid>) of every pod whose content may be removed goes too.
  * It only removes: a running container is never touched, and one in UNKNOWN state is left to the pod worker
  * (the kubelet stops it first; here no manager but the pod worker kills pod containers).
@@ -218,9 +218,15 @@ export class ContainerGc {
     }
     out.removed.push(c.label);
     const file = this.underPodLogsDir(logPath);
-    if (this.deps.fs && file) {
-      const size = await this.deps.fs.size(file).catch(() => -1);
-      if (size >= 0) await this.deps.fs.remove(file).then(() => (out.freedBytes += size), () => undefined);
+    if (this.deps.fs && file) await this.removeLogFiles(this.deps.fs, file, out);
+  }
+
+  /** The log file and its rotations (`<file>.<stamp>[.gz]`), as the kubelet's log manager Clean. */
+  private async removeLogFiles(fs: GcFs, file: string, out: GcRunResult): Promise<void> {
+    const rotated = (await fs.readDir(posix.dirname(file)).catch(() => [])).filter((n) => n.startsWith(`${posix.basename(file)}.`));
+    for (const f of [file, ...rotated.map((n) => posix.join(posix.dirname(file), n))]) {
+      const size = await fs.size(f).catch(() => -1);
+      if (size >= 0) await fs.remove(f).then(() => (out.freedBytes += size), () => undefined);
     }
   }
 

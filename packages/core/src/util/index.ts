@@ -5,3 +5,4 @@ export { createLogger, nullLogger, type Logger, type LogLevel, type LogRecord } 
 export { pidAlive } from './process.ts';
 export { serverCloser } from './server-closer.ts';
 export { relayUpgrade, splice, statusBlock, upgradeHeaders } from './upgrade-relay.ts';
+export { tryParseQuantity, type QuantityResult } from './quantity.ts';

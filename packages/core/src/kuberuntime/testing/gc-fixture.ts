@@ -58,8 +58,10 @@ export class MemoryGcFs implements GcFs {
     this.removedDirs.push(p);
   }
 
-  async readDir(): Promise<string[]> {
-    return [...this.dirs];
+  /** The pod directories pushed to `dirs`, and the names of the files directly in `p`. */
+  async readDir(p: string): Promise<string[]> {
+    const inDir = [...this.files.keys()].filter((f) => f.startsWith(`${p}/`) && !f.slice(p.length + 1).includes('/'));
+    return [...this.dirs, ...inDir.map((f) => f.slice(p.length + 1))];
   }
 }
 
