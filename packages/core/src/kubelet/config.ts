@@ -16,6 +16,7 @@ import type { DiskUsage } from '../stats/types.ts';
 import type { NodeStatsOptions } from './stats-options.ts';
 import type { ApiClient } from '../apiclient/types.ts';
 import type { EvictionWiringConfig } from './eviction-wiring.ts';
+import type { LogRotatePolicy, LogRotationFs } from '../kuberuntime/logs/log-rotation.ts';
 
 /** API-server mode settings (apiserver-wiring.ts). */
 export interface ApiServerConfig {
@@ -60,6 +61,8 @@ export interface KubeletDeps {
   hostFs?: HostFs;
   /** du for the Summary's logs/rootfs/volumes (createNodeDiskUsage()). */
   du?: DiskUsage;
+  /** Files for container log rotation (default: the real file system). */
+  logRotationFs?: LogRotationFs;
 }
 
 export interface KubeletConfig {
@@ -128,6 +131,8 @@ export interface KubeletConfig {
   probes?: ProbeManagerConfig;
   /** Eviction thresholds, pressure transition period, image GC and container GC policies (kubelet defaults). */
   eviction?: EvictionWiringConfig;
+  /** containerLogMaxSize (bytes; negative: no rotation) and containerLogMaxFiles; no log manager when absent. */
+  containerLog?: LogRotatePolicy;
 }
 
 export const DEFAULT_SYNC_FREQUENCY_MS = 60_000;

@@ -40,6 +40,8 @@ import { buildNodeStats } from './node-stats-factory.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
 import { nodeGcFs } from './gc-fs.ts';
+import { nodeLogRotationFs } from './log-rotation-fs.ts';
+import { ContainerLogManager } from '../kuberuntime/logs/log-rotation.ts';
 import { buildApiServerWiring, type ApiServerWiring } from './apiserver-wiring.ts';
 import { DEFAULT_SYNC_FREQUENCY_MS, type KubeletConfig, type KubeletDeps } from './config.ts';
 import type { ContainerLogOptions, HealthReport, KubeletApi, LogsResult, NodeSummary } from './types.ts';
@@ -68,6 +70,8 @@ export class Kubelet implements KubeletApi {
   /** Eviction manager (EvictionApi) and image / container GC (GcApi): one wiring, two faces. */
   readonly eviction: EvictionWiring;
   readonly gc: EvictionWiring;
+  /** Container log rotation (containerLogMaxSize / containerLogMaxFiles); absent unless configured. */
+  readonly logManager: ContainerLogManager | undefined;
   private readonly handlers: PodHandlers;
   private readonly sources: PodSource[];
   private readonly startTime: string;
@@ -181,6 +185,7 @@ export class Kubelet implements KubeletApi {
     );
     // Liveness / startup failures reach the pod through the sync loop (computePodActions restarts the container).
     this.probes.onFailure((update) => this.syncLoop.push({ kind: 'probe', update }));
+    this.logManager = config.containerLog ? new ContainerLogManager({ cri, clock, logger: deps.logger.child('container-log-manager'), fs: deps.logRotationFs ?? nodeLogRotationFs }, config.containerLog) : undefined;
     this.sources = buildPodSources(deps, config, { podConfig: this.podConfig, recorder: this.recorder, ...(this.api ? { apiSource: this.api.source } : {}) });
   }
 
@@ -199,6 +204,7 @@ export class Kubelet implements KubeletApi {
     this.unsubscribe = this.podConfig.subscribe((update) => this.syncLoop.push({ kind: 'config', update }));
     this.syncLoop.start();
     this.eviction.start();
+    this.logManager?.start();
     await Promise.all(
       this.sources.map((s) =>
         s.start().catch((err: unknown) => this.deps.logger.error('pod source failed to start', { source: s.name, err: String(err) })),
@@ -214,6 +220,7 @@ export class Kubelet implements KubeletApi {
     this.unsubscribe?.();
     this.syncLoop.stop();
     this.eviction.stop();
+    this.logManager?.stop();
     this.pleg.stop();
     await this.volumes?.stop();
     this.runtimeState.stop();
