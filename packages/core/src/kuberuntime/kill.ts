@@ -5,6 +5,8 @@ import { DEFAULT_CRI_TIMEOUT_MS, isNotFound } from '../cri/types.ts';
 import { POD_TERMINATION_GRACE_PERIOD_ANNOTATION } from '../container/labels.ts';
 import type { ContainerId, KillPodOptions, PodSyncResult, RuntimePod, SyncStepResult } from '../container/types.ts';
 import { DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS, MIN_GRACE_PERIOD_SECONDS, type EventSink } from './types.ts';
+import type { Clock } from '../util/clock.ts';
+import { hasRestartableInitContainer, TerminationOrdering } from './termination-order.ts';
 
 export interface KillDeps {
   cri: Pick<CriClient, 'stopContainer' | 'stopPodSandbox' | 'containerStatus'>;
@@ -15,6 +17,8 @@ export interface KillDeps {
    * still gets (grace − hook time, at least 2). Absent: no hooks run.
    */
   preStop?: (pod: V1Pod, container: V1Container, containerId: string, gracePeriodS: number) => Promise<number>;
+  /** Times the sidecar termination ordering's wait; without it a pod's containers are all stopped at once. */
+  clock?: Clock;
 }
 
 /** Seconds a container gets between the stop signal and SIGKILL. */
@@ -49,6 +53,8 @@ export async function killContainer(
   gracePeriodOverride?: number,
   /** The grace period before preStop (a liveness/startup probe's terminationGracePeriodSeconds). */
   baseGracePeriodS?: number,
+  /** A pod kill with sidecars: the container waits for its turn (termination-order.ts). */
+  ordering?: TerminationOrdering,
 ): Promise<SyncStepResult> {
   const step: SyncStepResult = { action: 'KillContainer', target: name };
   let annotations: Record<string, string> = {};
@@ -64,6 +70,8 @@ export async function killContainer(
   const spec = specOf(pod, name);
   // preStop spends the grace period first; StopContainer gets the rest (kuberuntime killContainer).
   if (pod && spec?.lifecycle?.preStop && deps.preStop && grace > 0) grace = await deps.preStop(pod, spec, id.id, grace);
+  // Then its turn (app containers first, sidecars in reverse order), out of what is left of the grace period.
+  if (ordering && grace > 0) grace -= Math.trunc(await ordering.waitForTurn(name, grace));
   if (grace < MIN_GRACE_PERIOD_SECONDS) grace = MIN_GRACE_PERIOD_SECONDS;
   if (gracePeriodOverride !== undefined) grace = gracePeriodOverride;
   try {
@@ -76,15 +84,14 @@ export async function killContainer(
       step.message = `failed to stop container ${name}: ${String(err)}`;
     }
   }
+  if (!step.error) ordering?.containerTerminated(name);
   return step;
 }
 
 export async function killPodWithDeps(deps: KillDeps, pod: V1Pod | undefined, running: RuntimePod, opts: KillPodOptions = {}): Promise<PodSyncResult> {
-  const steps = await Promise.all(
-    running.containers
-      .filter((c) => c.state === 'running' || c.state === 'unknown' || c.state === 'created')
-      .map((c) => killContainer(deps, pod, c.id, c.name, opts.reason ?? '', opts.gracePeriodOverride)),
-  );
+  const victims = running.containers.filter((c) => c.state === 'running' || c.state === 'unknown' || c.state === 'created');
+  const ordering = pod && deps.clock && hasRestartableInitContainer(pod) ? new TerminationOrdering(pod, victims.map((c) => c.name), deps.clock) : undefined;
+  const steps = await Promise.all(victims.map((c) => killContainer(deps, pod, c.id, c.name, opts.reason ?? '', opts.gracePeriodOverride, undefined, ordering)));
   const result: PodSyncResult = { steps: [...steps] };
   const failed = steps.find((s) => s.error);
   if (failed) {

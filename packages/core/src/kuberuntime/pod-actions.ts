@@ -7,19 +7,12 @@
  * never started is removed (before a new attempt is started), so two instances of a container never run side
  * by side, whatever an older agent or a racing sync left behind.
  */
-import type { V1Container, V1Pod, V1Probe } from '@kubernetes/client-node';
-import { findContainerStatusByName, type ContainerStatus, type PodStatus } from '../container/types.ts';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import { hashContainer } from '../container/hash.ts';
+import { failedProbe, notStartedRemoval, probeKill, restartPolicyOf, shouldRestartOnFailure } from './action-rules.ts';
+import { computeInitContainerActions } from './init-actions.ts';
 import type { ContainerProbeResults, ContainerToKill, PodActions } from './types.ts';
-
-export function restartPolicyOf(pod: V1Pod): 'Always' | 'OnFailure' | 'Never' {
-  const p = pod.spec?.restartPolicy;
-  return p === 'OnFailure' || p === 'Never' ? p : 'Always';
-}
-
-export function shouldRestartOnFailure(pod: V1Pod): boolean {
-  return restartPolicyOf(pod) !== 'Never';
-}
 
 /** Whether the sandbox must be (re)created; with the attempt number and the newest sandbox id. */
 export function podSandboxChanged(pod: V1Pod, status: PodStatus): { changed: boolean; attempt: number; sandboxId: string } {
@@ -46,55 +39,13 @@ export function shouldContainerBeRestarted(c: V1Container, pod: V1Pod, status: P
   return true;
 }
 
-export function isInitContainerFailed(s: ContainerStatus): boolean {
-  if (s.reason === 'OOMKilled') return true;
-  if (s.state === 'exited' && s.exitCode !== 0) return true;
-  return s.state === 'unknown';
-}
-
 function containerSucceeded(c: V1Container, status: PodStatus): boolean {
   const cs = findContainerStatusByName(status, c.name);
   return cs !== undefined && cs.state === 'exited' && cs.exitCode === 0;
 }
 
-/**
- * The next init container to run: `done` when all have succeeded (or an app container already runs);
- * `failed` carries the status of the last failed one.
- */
-export function findNextInitContainerToRun(
-  pod: V1Pod,
-  status: PodStatus,
-): { done: boolean; next?: number; failed?: ContainerStatus } {
-  const inits = pod.spec?.initContainers ?? [];
-  if (inits.length === 0) return { done: true };
-  for (const c of pod.spec?.containers ?? []) {
-    if (findContainerStatusByName(status, c.name)?.state === 'running') return { done: true };
-  }
-  for (let i = inits.length - 1; i >= 0; i--) {
-    const cs = findContainerStatusByName(status, inits[i]!.name);
-    if (cs && isInitContainerFailed(cs)) return { done: false, next: i, failed: cs };
-  }
-  for (let i = inits.length - 1; i >= 0; i--) {
-    const cs = findContainerStatusByName(status, inits[i]!.name);
-    if (!cs) continue;
-    if (cs.state === 'running') return { done: false };
-    // Created but never started: the runtime likely failed to start it; start it again.
-    if (cs.state === 'created') return { done: false, next: i };
-    if (cs.exitCode === 0) return i === inits.length - 1 ? { done: true } : { done: false, next: i + 1 };
-  }
-  return { done: false, next: 0 };
-}
-
 function emptyActions(): PodActions {
-  return { killPod: false, createSandbox: false, sandboxId: '', attempt: 0, containersToStart: [], containersToKill: [] };
-}
-
-/**
- * The grace period of a liveness/startup kill (kuberuntime setTerminationGracePeriod): the pod's deletion grace
- * first, then the probe's terminationGracePeriodSeconds, then the pod's, else 30.
- */
-export function probeKillGracePeriod(pod: V1Pod, probe: V1Probe | undefined): number {
-  return pod.metadata?.deletionGracePeriodSeconds ?? probe?.terminationGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? 30;
+  return { killPod: false, createSandbox: false, sandboxId: '', attempt: 0, initContainersToStart: [], containersToStart: [], containersToKill: [] };
 }
 
 /**
@@ -107,24 +58,8 @@ export function computePodActions(pod: V1Pod, status: PodStatus, probes?: Contai
   const actions: PodActions = { ...emptyActions(), killPod: sb.changed, createSandbox: sb.changed, sandboxId: sb.sandboxId, attempt: sb.attempt };
   if (sb.changed) return sandboxActions(pod, status, actions);
   killExtraInstances(pod, status, actions);
-  killProbeFailedSidecars(pod, status, actions, probes);
-
-  const init = findNextInitContainerToRun(pod, status);
-  if (!init.done) {
-    if (init.next !== undefined) {
-      if (init.failed && !shouldRestartOnFailure(pod)) actions.killPod = true;
-      else {
-        if (init.failed?.state === 'unknown') {
-          actions.containersToKill.push({ id: init.failed.id, name: init.failed.name, message: 'Init container is in unknown state, try killing it before restart', reason: 'UnknownState' });
-        }
-        const next = pod.spec?.initContainers?.[init.next];
-        const cs = next ? findContainerStatusByName(status, next.name) : undefined;
-        if (cs?.state === 'created') actions.containersToKill.push(notStartedRemoval(cs, next));
-        actions.nextInitContainerToStart = init.next;
-      }
-    }
-    return actions;
-  }
+  // Init containers first (sidecars kept running); app containers once the pod has initialized.
+  if (!computeInitContainerActions(pod, status, actions, probes) || actions.killPod) return actions;
   appContainerActions(pod, status, actions, probes);
   return actions;
 }
@@ -145,7 +80,7 @@ function sandboxActions(pod: V1Pod, status: PodStatus, actions: PodActions): Pod
     return actions;
   }
   if ((pod.spec?.initContainers ?? []).length > 0) {
-    actions.nextInitContainerToStart = 0;
+    actions.initContainersToStart = [0];
     return actions;
   }
   actions.containersToStart = toStart;
@@ -182,13 +117,11 @@ function appContainerActions(pod: V1Pod, status: PodStatus, actions: PodActions,
     if (restart) actions.containersToStart.push(idx);
     actions.containersToKill.push(probeKill(pod, c, cs, failed, `Container ${c.name} failed ${failed} probe${restart ? ', will be restarted' : ''}`));
   });
-  if (keep === 0 && actions.containersToStart.length === 0) actions.killPod = true;
-}
-
-/** The newest instance was created but never started: removed before the next attempt is created. */
-function notStartedRemoval(cs: ContainerStatus, c: V1Container | undefined): ContainerToKill {
-  const message = `Container ${cs.name} was created but never started, removing it before restart`;
-  return { id: cs.id, name: cs.name, ...(c ? { container: c } : {}), message, reason: 'NotStarted', remove: true };
+  // Nothing runs or will: the pod is done, and its sidecars do not keep it alive (they are stopped, not restarted).
+  if (keep === 0 && actions.containersToStart.length === 0) {
+    actions.killPod = true;
+    actions.initContainersToStart = [];
+  }
 }
 
 /**
@@ -210,32 +143,5 @@ function killExtraInstances(pod: V1Pod, status: PodStatus, actions: PodActions):
     if (cs.state !== 'running' && cs.state !== 'unknown') continue;
     const message = `Container ${cs.name} has a newer instance, killing the older one (restart count ${cs.restartCount})`;
     actions.containersToKill.push({ id: cs.id, name: cs.name, container: c, message, reason: 'Duplicate' });
-  }
-}
-
-function failedProbe(cs: ContainerStatus, probes: ContainerProbeResults | undefined): 'liveness' | 'startup' | undefined {
-  if (probes?.liveness?.get(cs.id.id) === 'failure') return 'liveness';
-  if (probes?.startup?.get(cs.id.id) === 'failure') return 'startup';
-  return undefined;
-}
-
-function probeKill(pod: V1Pod, c: V1Container, cs: ContainerStatus, failed: 'liveness' | 'startup', message: string): ContainerToKill {
-  const probe = failed === 'liveness' ? c.livenessProbe : c.startupProbe;
-  const reason = failed === 'liveness' ? 'LivenessProbe' : 'StartupProbe';
-  return { id: cs.id, name: c.name, container: c, message, reason, gracePeriodS: probeKillGracePeriod(pod, probe) };
-}
-
-/**
- * A running sidecar (an init container with restartPolicy Always) that failed its liveness or startup probe is
- * killed (kuberuntime computeInitContainerActions: "Init container <name> failed liveness probe").
- */
-function killProbeFailedSidecars(pod: V1Pod, status: PodStatus, actions: PodActions, probes: ContainerProbeResults | undefined): void {
-  if (!probes) return;
-  for (const c of pod.spec?.initContainers ?? []) {
-    if (c.restartPolicy !== 'Always') continue;
-    const cs = findContainerStatusByName(status, c.name);
-    if (cs?.state !== 'running') continue;
-    const failed = failedProbe(cs, probes);
-    if (failed) actions.containersToKill.push(probeKill(pod, c, cs, failed, `Init container ${c.name} failed ${failed} probe`));
   }
 }

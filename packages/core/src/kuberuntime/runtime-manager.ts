@@ -149,10 +149,10 @@ export class KubeRuntimeManager implements Runtime {
     const sandboxConfig = generatePodSandboxConfig(pod, actions.attempt, this.config);
     const start = async (c: V1Container, init: boolean) =>
       fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets));
-    if (actions.nextInitContainerToStart !== undefined) {
-      const c = pod.spec?.initContainers?.[actions.nextInitContainerToStart];
-      if (c) await start(c, true);
-      return result;
+    // Init containers in order; a sidecar that cannot start (e.g. in back-off) does not hold back the rest.
+    for (const idx of actions.initContainersToStart) {
+      const c = pod.spec?.initContainers?.[idx];
+      if (c && !(await start(c, true)) && c.restartPolicy !== 'Always') return result;
     }
     for (const idx of actions.containersToStart) {
       const c = pod.spec?.containers[idx];
@@ -267,6 +267,7 @@ export class KubeRuntimeManager implements Runtime {
       cri: this.deps.cri,
       events: this.deps.events,
       timed: (op, fn) => this.timed(op, fn),
+      clock: this.deps.clock,
       ...(hooks ? { preStop: async (pod: V1Pod, c: V1Container, id: string, grace: number) => (await runPreStop(hooks, pod, c, id, grace)).stopTimeoutS } : {}),
     };
   }

@@ -43,8 +43,11 @@ export interface PodActions {
   sandboxId: string;
   /** Attempt number for the new sandbox. */
   attempt: number;
-  /** Index into spec.initContainers of the next init container to start. */
-  nextInitContainerToStart?: number;
+  /**
+   * Indexes into spec.initContainers to start, in spec order: the next init container, and sidecars
+   * (restartPolicy Always) that exited or must be restarted.
+   */
+  initContainersToStart: number[];
   /** Indexes into spec.containers to start. */
   containersToStart: number[];
   containersToKill: ContainerToKill[];
