@@ -41,6 +41,7 @@ function specOf(pod: V1Pod | undefined, name: string): V1Container | undefined {
 function fieldPathOf(pod: V1Pod, name: string): string | undefined {
   if ((pod.spec?.containers ?? []).some((c) => c.name === name)) return `spec.containers{${name}}`;
   if ((pod.spec?.initContainers ?? []).some((c) => c.name === name)) return `spec.initContainers{${name}}`;
+  if ((pod.spec?.ephemeralContainers ?? []).some((c) => c.name === name)) return `spec.ephemeralContainers{${name}}`;
   return undefined;
 }
 

@@ -10,6 +10,7 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import { hashContainer } from '../container/hash.ts';
+import { addEphemeralContainerActions } from './ephemeral-containers.ts';
 import { failedProbe, notStartedRemoval, probeKill, restartPolicyOf, shouldRestartOnFailure } from './action-rules.ts';
 import { computeInitContainerActions } from './init-actions.ts';
 import type { ContainerProbeResults, ContainerToKill, PodActions } from './types.ts';
@@ -57,6 +58,8 @@ export function computePodActions(pod: V1Pod, status: PodStatus, probes?: Contai
   const sb = podSandboxChanged(pod, status);
   const actions: PodActions = { ...emptyActions(), killPod: sb.changed, createSandbox: sb.changed, sandboxId: sb.sandboxId, attempt: sb.attempt };
   if (sb.changed) return sandboxActions(pod, status, actions);
+  // Ephemeral containers may start even while the pod initializes (never when the sandbox is re-created).
+  addEphemeralContainerActions(pod, status, actions);
   killExtraInstances(pod, status, actions);
   // Init containers first (sidecars kept running); app containers once the pod has initialized.
   if (!computeInitContainerActions(pod, status, actions, probes) || actions.killPod) return actions;

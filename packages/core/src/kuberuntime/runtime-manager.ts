@@ -14,6 +14,7 @@ import { formatGoDuration } from '../container/go-duration.ts';
 import { hashContainer } from '../container/hash.ts';
 import type { ImageManager } from '../images/types.ts';
 import { computePodActions } from './pod-actions.ts';
+import { ephemeralContainersToRun } from './ephemeral-containers.ts';
 import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type StartDeps } from './start-container.ts';
@@ -149,6 +150,8 @@ export class KubeRuntimeManager implements Runtime {
     const sandboxConfig = generatePodSandboxConfig(pod, actions.attempt, this.config);
     const start = async (c: V1Container, init: boolean) =>
       fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets));
+    // Ephemeral containers before init containers (SyncPod step 6), each started once.
+    for (const c of ephemeralContainersToRun(pod, actions)) await start(c, false);
     // Init containers in order; a sidecar that cannot start (e.g. in back-off) does not hold back the rest.
     for (const idx of actions.initContainersToStart) {
       const c = pod.spec?.initContainers?.[idx];

@@ -9,6 +9,7 @@ import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import type { ImageManager } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
+import { ephemeralContainerNamed, targetContainerId, useTargetPidNamespace } from './ephemeral-containers.ts';
 import type { ImageUser, SecurityContextOptions } from './security-context.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
@@ -76,12 +77,18 @@ export async function startContainer(
   podIps: string[],
   pullSecrets: readonly V1Secret[] = [],
 ): Promise<StartResult> {
-  const fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
+  const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
+  const fieldPath = `spec.${list}{${c.name}}`;
   const warn = (message: string) => deps.events(pod, 'Warning', 'Failed', `Error: ${message}`, fieldPath);
   const img = await deps.images.ensureImageExists(pod, c, pullSecrets);
   if (!img.ok) return img;
   const prev = findContainerStatusByName(status, c.name);
   const restartCount = prev ? prev.restartCount + 1 : 0;
+  const target = targetContainerId(pod, c.name, status);
+  if (!target.ok) {
+    warn(target.message);
+    return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
+  }
   const ips = podIPsOf(pod, podIps, deps.hostIPs);
   const ctx = {
     podIp: ips[0] ?? '',
@@ -98,6 +105,7 @@ export async function startContainer(
     warn(cfg.message);
     return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
   }
+  useTargetPidNamespace(cfg.config, target.id);
   for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
   if (deps.messages) {
     const { fs, rootDir, onError } = deps.messages;

@@ -50,6 +50,8 @@ export interface PodActions {
   initContainersToStart: number[];
   /** Indexes into spec.containers to start. */
   containersToStart: number[];
+  /** Indexes into spec.ephemeralContainers to start (set only when there are any; they are never restarted). */
+  ephemeralContainersToStart?: number[];
   containersToKill: ContainerToKill[];
 }
 
