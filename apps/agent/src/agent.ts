@@ -14,6 +14,7 @@ import { superviseEmbeddedRuntime, type RuntimeSupervisor } from './runtime-supe
 import { buildAuth, httpLimits, loadConsoleToken } from './auth/build-auth.ts';
 import type { GuardOptions } from './servers/auth.ts';
 import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
+import { configzBody } from './config/configz.ts';
 import { criStreamsClient, type CriStreams } from './servers/routes/cri-streams.ts';
 import { createHealthzServer, createReadOnlyServer, type PlainServer } from './servers/readonly-server.ts';
 
@@ -112,6 +113,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
       ...(criStreams ? { cri: criStreams } : {}),
       ...(consoleToken ? { consoleToken } : {}),
       limits: httpLimits(config),
+      configz: () => configzBody(config),
     });
     ports.kubelet = await kubeletServer.listen(config.port, config.address);
     announce('kubelet', ports.kubelet, config.address);

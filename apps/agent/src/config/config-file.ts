@@ -6,9 +6,9 @@ import { EVICTION_FILE_FIELDS } from './eviction-config.ts';
 import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
 import { LOG_FILE_FIELDS } from './log-config.ts';
 
-type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings';
+export type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings';
 
-interface FieldSpec {
+export interface FieldSpec {
   path: string;
   key?: keyof PartialSettings;
   kind: FieldKind;
@@ -16,7 +16,8 @@ interface FieldSpec {
 
 export const CONFIG_API_VERSION = 'kubelet.config.k8s.io/v1beta1';
 
-const FIELDS: FieldSpec[] = [
+/** Every KubeletConfiguration field the agent reads (also what /configz reports). */
+export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   { path: 'staticPodPath', key: 'podManifestPath', kind: 'string' },
   { path: 'staticPodURL', key: 'manifestUrl', kind: 'string' },
   { path: 'address', key: 'address', kind: 'string' },
@@ -49,8 +50,8 @@ const FIELDS: FieldSpec[] = [
   ...LOG_FILE_FIELDS,
 ];
 
-const BY_PATH = new Map(FIELDS.map((f) => [f.path, f]));
-const PREFIXES = new Set(FIELDS.flatMap((f) => f.path.split('.').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('.'))));
+const BY_PATH = new Map(CONFIG_FILE_FIELDS.map((f) => [f.path, f]));
+const PREFIXES = new Set(CONFIG_FILE_FIELDS.flatMap((f) => f.path.split('.').slice(0, -1).map((_, i, a) => a.slice(0, i + 1).join('.'))));
 
 export function parseConfigFile(text: string, fileName: string): ConfigResult<PartialSettings> {
   let doc: unknown;

@@ -1,5 +1,5 @@
 /**
- * The kubelet port (10250, TLS): the auth filter in front of /pods, /runningpods/, /healthz, /containerLogs/,
+ * The kubelet port (10250, TLS): the auth filter in front of /pods, /runningpods/, /healthz, /configz, /containerLogs/,
  * the tRPC console API at /trpc, socket.io at /socket.io, and WebSocket /exec, /attach, /portForward proxied
  * to the runtime's CRI streaming server. Malformed request targets are 400 and oversized bodies 413 before
  * anything else runs; the connection limits are in limits.ts.
@@ -15,7 +15,7 @@ import { attachSocketServer, type SocketServerHandle } from '../streams/socket-s
 import { appRouter } from '../trpc/router.ts';
 import type { TrpcContext } from '../trpc/trpc.ts';
 import { createRequestGuard, type Authorizer, type BearerAuthenticator, type GuardOptions, type UserInfo } from './auth.ts';
-import { listen, rejectTarget, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
+import { listen, rejectTarget, methodNotAllowed, notFound, parseRequestTarget, sendJson, sendText, serverCloser } from './http-util.ts';
 import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_HEADER_BYTES, MAX_ROUTE_BODY_BYTES, MAX_TRPC_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleContainerLogs } from './routes/container-logs.ts';
 import { handleHealthz } from './routes/healthz.ts';
@@ -45,6 +45,8 @@ export interface KubeletServerOptions {
   consoleToken?: GuardOptions['consoleToken'];
   /** Connection limits (default DEFAULT_HTTP_LIMITS). */
   limits?: HttpLimits;
+  /** GET /configz: the running KubeletConfiguration (config/configz.ts); 404 without it. */
+  configz?: () => unknown;
 }
 
 export interface KubeletServer {
@@ -152,7 +154,7 @@ async function route(
   const path = url.pathname;
   if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
   if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, (o.health ?? (() => o.kubelet.healthz()))(), o.logger);
-  const getOnly = path === '/pods' || path === '/runningpods/' || path.startsWith('/containerLogs/') || path === METRICS_PROBES_PATH;
+  const getOnly = path === '/pods' || path === '/runningpods/' || path === '/configz' || path.startsWith('/containerLogs/') || path === METRICS_PROBES_PATH;
   if (getOnly && req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
   if (isStreamPath(path)) return sendText(res, 400, 'Upgrade request required: only WebSocket streams are served\n');
   if (path === '/pods') return sendPodList(res, o.kubelet.getPods());
@@ -160,6 +162,7 @@ async function route(
   if (isStatsPath(path)) return handleStats(req, res, url, o.kubelet);
   if (path.startsWith(CADVISOR_API_PREFIX)) return handleCadvisorApi(req, res, url, o.kubelet, Date.now());
   if (path === '/runningpods/') return sendPodList(res, await o.kubelet.getRunningPods());
+  if (path === '/configz' && o.configz) return sendJson(res, 200, o.configz());
   if (path.startsWith('/containerLogs/')) return handleContainerLogs(res, url, o.kubelet, o.logger);
   notFound(res);
 }

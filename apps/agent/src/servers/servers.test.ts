@@ -27,6 +27,7 @@ async function kubeletServer(
   anonymousAuth: boolean,
   authorizer: Authorizer = createAuthorizer('AlwaysAllow'),
   extraCAs: string[] = [],
+  configz?: () => unknown,
 ): Promise<{ base: string; srv: KubeletServer }> {
   const srv = createKubeletServer({
     kubelet,
@@ -35,6 +36,7 @@ async function kubeletServer(
     nodeName: 'fake-node',
     anonymousAuth,
     tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem, ...extraCAs] },
+    ...(configz ? { configz } : {}),
   });
   const port = await srv.listen(0, '127.0.0.1');
   started.push(srv);
@@ -64,7 +66,7 @@ describe('read-only server', () => {
   });
   const table: Array<[string, string, number]> = [
     ['POST', '/pods', 405], ['DELETE', '/pods', 405], ['PUT', '/healthz', 405],
-    ['GET', '/runningpods/', 404], ['GET', '/containerLogs/default/web/nginx', 404], ['GET', '/trpc/pods.list', 404], ['GET', '/', 404],
+    ['GET', '/runningpods/', 404], ['GET', '/configz', 404], ['GET', '/containerLogs/default/web/nginx', 404], ['GET', '/trpc/pods.list', 404], ['GET', '/', 404],
     ['GET', '/healthz', 200],
   ];
   for (const [method, path, status] of table) {
@@ -135,6 +137,19 @@ describe('kubelet server authentication and authorization', () => {
     assert.deepEqual(running.items.map((p: { metadata: { name: string } }) => p.metadata.name), ['web']);
     assert.equal((await doRequest(`${base}/nope`, consoleTls)).status, 404);
     assert.equal((await doRequest(`${base}/pods`, consoleTls, 'POST')).status, 405);
+  });
+  it('/configz: the running configuration as {"kubeletconfig": ...}, GET only, authorized as nodes/proxy', async () => {
+    const { base } = await kubeletServer(false, undefined, [], () => ({ kubeletconfig: { syncFrequency: '1m0s' } }));
+    const r = await doRequest(`${base}/configz`, consoleTls);
+    assert.equal(r.status, 200);
+    assert.match(String(r.headers['content-type']), /application\/json/);
+    assert.deepEqual(JSON.parse(r.body), { kubeletconfig: { syncFrequency: '1m0s' } });
+    assert.equal((await doRequest(`${base}/configz`, consoleTls, 'POST')).status, 405);
+    const denied = await kubeletServer(true, createAuthorizer('Webhook'), [], () => ({}));
+    assert.deepEqual(await pick(`${denied.base}/configz`, { ca: tp.pki.ca.certPem }), [
+      403,
+      'Forbidden (user=system:anonymous, verb=get, resource=nodes, subresource(s)=[proxy])\n',
+    ]);
   });
   it('anonymous-auth=true with AlwaysAllow → 200 as system:anonymous', async () => {
     const { base } = await kubeletServer(true);
