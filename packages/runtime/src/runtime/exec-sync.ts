@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { envWords, hostEnv } from '../linux/host-env.ts';
 import { EXEC_ENTER_SCRIPT } from '../linux/scripts.ts';
-import { descendantsOf, killTree, signal } from '../util/proc.ts';
+import { descendantsOf, exitCodeOf, killTree, signal } from '../util/proc.ts';
 import type { RuntimeContext } from './context.ts';
 import { busyboxDir, busyboxStep, enteredRoot, envPathsIn, firstExecutableIn, lookPathIn, staticBusybox } from './container-env.ts';
 import { containerDir } from './container-ops.ts';
@@ -96,7 +96,7 @@ export async function execSync(ctx: RuntimeContext, id: string, cmd: string[], t
     return fail('DEADLINE_EXCEEDED', `failed to exec in container: timeout ${timeout}s exceeded: context deadline exceeded`);
   }
   const stderr = Buffer.concat(err);
-  const code = exit.code ?? 128 + (exit.signal === 'SIGKILL' ? 9 : 15);
+  const code = exitCodeOf(exit.code, exit.signal);
   // The command went missing between the look-up and the exec: env(1) / busybox env report it with 127.
   if (code === 127 && /^env: .*No such file or directory$/m.test(stderr.toString())) return fail('UNKNOWN', notFound(rec.id, cmd[0]!));
   ctx.logger.debug('exec finished', { id: rec.id, cmd, exitCode: code });

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import type { RuntimeContext } from '../runtime/context.ts';
 import { execCommand } from '../runtime/exec-sync.ts';
-import { descendantsOf, killTree, signal } from '../util/proc.ts';
+import { descendantsOf, exitCodeOf, killTree, signal } from '../util/proc.ts';
 import { exitStatus, failureStatus } from './channel-protocol.ts';
 import { runAttachSession } from './attach-session.ts';
 import type { ExecIo } from './exec-io.ts';
@@ -42,7 +42,7 @@ export function runExecSession(ctx: RuntimeContext, io: ExecIo, req: ExecStreamR
   });
   child.once('close', (code, sig) => {
     done = true;
-    const exit = code ?? 128 + (sig === 'SIGKILL' ? 9 : 15);
+    const exit = exitCodeOf(code, sig);
     ctx.logger.debug('stream exec finished', { id: req.containerId, cmd: req.cmd, exitCode: exit });
     io.finish(exitStatus(exit));
   });

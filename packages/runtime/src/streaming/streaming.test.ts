@@ -46,6 +46,17 @@ test('Exec: stdout, stderr and the exit code in the Status on the error channel'
   }
 });
 
+// A command killed by a signal exits 128 + the signal's number, as runc reports it: containerd answers 139 for a
+// SIGSEGV in both ExecSync and the exec stream's Status (this runtime said 143 for any signal but SIGKILL).
+test('Exec and ExecSync: a command killed by a signal exits 128 + its number (SIGSEGV: 139)', async () => {
+  const sync = await h.rt.ExecSync({ containerId: container, cmd: ['sh', '-c', 'kill -SEGV $$'], timeout: 10 });
+  assert.equal(sync.exitCode, 139);
+  const { url } = await h.rt.Exec({ containerId: container, cmd: ['sh', '-c', 'kill -USR1 $$'], stdout: true, stderr: true });
+  const s = await openChannelSession(ws(url), ['v4.channel.k8s.io']);
+  await s.closed;
+  assert.deepEqual(JSON.parse(s.text(ERROR)).details, { causes: [{ reason: 'ExitCode', message: '138' }] });
+});
+
 // Upstream "[sig-node] Pods should support remote command execution over websockets" speaks channel.k8s.io
 // and fails on any message with data on a channel other than stdout: v1 sends no Status on success
 // (the kubelet's v1WriteStatusFunc), only the error text on failure.

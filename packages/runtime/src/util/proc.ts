@@ -1,4 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { constants } from 'node:os';
+
+/** A process's exit status as runc and a shell report it: its exit code, or 128 + the number of the signal that killed it. */
+export function exitCodeOf(code: number | null, signal: string | null | undefined): number {
+  return code ?? 128 + ((signal && constants.signals[signal as NodeJS.Signals]) || 0);
+}
 
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks): identifies a pid across reuse. */
 export function procStartTime(pid: number): number | undefined {
