@@ -9,6 +9,7 @@ export {
   pushToRegistry,
   startLoopbackRegistry,
   type LoopbackRegistry,
+  type RegistryUser,
 } from '../images/testing/build-busybox.ts';
 export { openChannelSession } from '../streaming/testing/channel-client.ts';
 export { connectSpdy } from '../streaming/testing/spdy-client.ts';

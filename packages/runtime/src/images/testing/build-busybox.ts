@@ -4,6 +4,7 @@
  * Needs the apt packages busybox-static, umoci, skopeo, docker-registry.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -115,15 +116,38 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `docker-registry serve` on a free loopback port with storage under `dir`; waits until /v2/ answers. */
-export async function startLoopbackRegistry(dir: string): Promise<LoopbackRegistry> {
+export interface RegistryUser {
+  username: string;
+  password: string;
+}
+
+/**
+ * An htpasswd line for docker-registry's basic auth: bcrypt through the C library's crypt(3) (libxcrypt, which
+ * Debian's perl-base uses), as apache2-utils' htpasswd -B would write it.
+ */
+export async function htpasswdLine(user: RegistryUser): Promise<string> {
+  const abc = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const salt = Array.from(randomBytes(22), (b) => abc[b % 64]).join('');
+  const { stdout } = await run('perl', ['-e', 'print crypt($ARGV[0], $ARGV[1])', user.password, `$2b$05$${salt}`]);
+  if (!stdout.startsWith('$2b$')) throw new Error(`crypt(3) here has no bcrypt: ${stdout}`);
+  return `${user.username}:${stdout}`;
+}
+
+/**
+ * Starts `docker-registry serve` on a free loopback port with storage under `dir`; waits until /v2/ answers.
+ * With `users`, the registry asks for HTTP basic auth (htpasswd) on every request (plain HTTP on loopback).
+ */
+export async function startLoopbackRegistry(dir: string, users?: RegistryUser[]): Promise<LoopbackRegistry> {
   await fsp.mkdir(path.join(dir, 'storage'), { recursive: true });
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
   const config = path.join(dir, 'registry.yml');
+  const htpasswd = path.join(dir, 'htpasswd');
+  if (users) await fsp.writeFile(htpasswd, (await Promise.all(users.map(htpasswdLine))).join('\n') + '\n');
   await fsp.writeFile(config, [
     'version: 0.1', 'log:', '  level: error', 'storage:', '  filesystem:', `    rootdirectory: ${path.join(dir, 'storage')}`,
-    '  delete:', '    enabled: true', 'http:', `  addr: ${host}`, '',
+    '  delete:', '    enabled: true', 'http:', `  addr: ${host}`,
+    ...(users ? ['auth:', '  htpasswd:', '    realm: nodelet-test', `    path: ${htpasswd}`] : []), '',
   ].join('\n'));
   const child = spawn('docker-registry', ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -146,7 +170,7 @@ export async function startLoopbackRegistry(dir: string): Promise<LoopbackRegist
 async function waitReady(url: string, child: ChildProcess): Promise<boolean> {
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) return false;
-    const ok = await fetch(`${url}/v2/`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/v2/`).then((r) => r.ok || r.status === 401, () => false);
     if (ok) return true;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -163,8 +187,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Pushes the layout's image to `<registryHost>/<repo>` (e.g. "busybox:latest") over plain HTTP. */
-export async function pushToRegistry(img: BusyboxLayout, registryHost: string, repo = 'busybox:latest'): Promise<string> {
+export async function pushToRegistry(img: BusyboxLayout, registryHost: string, repo = 'busybox:latest', user?: RegistryUser): Promise<string> {
   const dest = `${registryHost}/${repo}`;
-  await run('skopeo', ['copy', '-q', '--dest-tls-verify=false', img.transport, `docker://${dest}`]);
+  const creds = user ? ['--dest-creds', `${user.username}:${user.password}`] : [];
+  await run('skopeo', ['copy', '-q', '--dest-tls-verify=false', ...creds, img.transport, `docker://${dest}`]);
   return dest;
 }
