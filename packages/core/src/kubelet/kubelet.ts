@@ -287,6 +287,7 @@ export class Kubelet implements KubeletApi {
         clock: this.deps.clock,
         cache: this.cache,
         findPod: (ns, name) => this.podManager.getPodByName(ns, name),
+        podStatus: (uid) => this.statusManager.getPodStatus(uid),
         isRunning: async (uid, id) => {
           const p = this.podManager.getPodByUid(uid);
           const st = await this.runtime.getPodStatus(uid, p?.metadata?.name ?? '', p?.metadata?.namespace ?? '');
