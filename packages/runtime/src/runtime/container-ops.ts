@@ -9,6 +9,7 @@ import { killTree, signal } from '../util/proc.ts';
 import { nowNs } from '../util/time.ts';
 import type { RuntimeContext } from './context.ts';
 import { resolveProcessSpec } from './container-spec.ts';
+import { userNamespaceIdError } from './handlers.ts';
 import { fail, ok, type OpResult } from './result.ts';
 import { waitExited } from './watch.ts';
 
@@ -36,6 +37,8 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
   if (!rootfs || !imageConfig) return fail('NOT_FOUND', `image "${ref}" has no unpacked root filesystem`);
   const spec = resolveProcessSpec(config, imageConfig, rootfs);
   if (!spec.ok) return fail('UNKNOWN', `failed to generate container spec: ${spec.message}`);
+  const idError = userNamespaceIdError(sb.runtimeHandler, ctx.privileged, spec.spec.uid, spec.spec.gid);
+  if (idError) return fail('INVALID_ARGUMENT', `failed to generate container spec: ${idError}`);
   spec.spec.env['HOSTNAME'] ??= sb.namespaces.uts ? sb.config.hostname : hostname();
   const id = newId();
   const dir = containerDir(ctx, id);

@@ -14,21 +14,27 @@ import type { ContainerEventType } from './events.ts';
 import { removeContainer, stopContainer } from './container-ops.ts';
 import { watchChild, waitExited } from './watch.ts';
 import { fail, ok, type OpResult } from './result.ts';
+import { resolveHandler } from './handlers.ts';
 
 /** A sysctl name as the API server accepts it (pkg/apis/core/validation SysctlContainSlashFmt): no "..", no leading "-". */
 const SYSCTL_NAME = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/;
 
-/** Namespaces a sandbox holds, from its namespace options (NODE = share the host's). */
-export function sandboxNamespaces(config: PodSandboxConfig__Output, privileged: boolean): SandboxNamespaces {
+/**
+ * Namespaces a sandbox holds, from its namespace options (NODE = share the host's); a user namespace when the
+ * runtime is not root or the handler asks for one (handlers.ts).
+ */
+export function sandboxNamespaces(config: PodSandboxConfig__Output, privileged: boolean, userNamespace = false): SandboxNamespaces {
   const o = config.linux?.securityContext?.namespaceOptions;
   const hostNet = o?.network === 'NODE';
-  return { user: !privileged, net: !hostNet, uts: !hostNet, ipc: o?.ipc !== 'NODE', pid: o?.pid !== 'NODE' };
+  return { user: !privileged || userNamespace, net: !hostNet, uts: !hostNet, ipc: o?.ipc !== 'NODE', pid: o?.pid !== 'NODE' };
 }
 
 export async function runSandbox(ctx: RuntimeContext, config: PodSandboxConfig__Output, handler: string): Promise<OpResult<string>> {
+  const h = resolveHandler(handler);
+  if (!h.ok) return h;
   const id = newId();
   const t0 = Date.now();
-  const ns = sandboxNamespaces(config, ctx.privileged);
+  const ns = sandboxNamespaces(config, ctx.privileged, h.value.userNamespace);
   const cgroupParent = normaliseCgroupPath(config.linux?.cgroupParent);
   const rec: SandboxRecord = {
     id, config, runtimeHandler: handler, state: 'SANDBOX_NOTREADY', createdAt: nowNs(), namespaces: ns,

@@ -4,6 +4,7 @@ import type { RuntimeServiceHandlers } from '../../../../proto/gen/runtime/v1/Ru
 import type { GetEventsRequest__Output } from '../../../../proto/gen/runtime/v1/GetEventsRequest.ts';
 import type { Runtime } from '../runtime/runtime.ts';
 import { ok, fail } from '../runtime/result.ts';
+import { runtimeHandlers } from '../runtime/handlers.ts';
 import type { RuntimeEvent } from '../runtime/events.ts';
 import { toContainerItem, toContainerStats, toContainerStatus, toSandboxItem, toSandboxStatus } from './convert.ts';
 import { podSandboxStats } from './pod-stats.ts';
@@ -34,6 +35,7 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
           { type: 'NetworkReady', status: true, reason: '', message: '' },
         ],
       },
+      runtimeHandlers: runtimeHandlers(ctx.privileged),
       info: (req.verbose
         ? { config: JSON.stringify({ cgroups: ctx.cgroups?.layout ?? null, userNamespaces: !ctx.privileged, cni: ctx.network.enabled ? `bridge (${ctx.network.binDir})` : 'none: isolated pods get loopback only and no IP' }) }
         : {}) as Record<string, string>,
