@@ -66,6 +66,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     ...(c.kubeconfig ? { apiServer: coreApiServerConfig(c, c.port) } : {}),
     ...(c.nodeLabels ? { nodeLabels: c.nodeLabels } : {}),
     ...(c.allowedUnsafeSysctls ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
+    ...(c.runtimeClassHandlers ? { runtimeClassHandlers: c.runtimeClassHandlers } : {}),
     containerLog: containerLogPolicy(c),
   };
 }

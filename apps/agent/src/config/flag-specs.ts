@@ -4,6 +4,7 @@ import { EVICTION_FLAG_SPECS } from './eviction-config.ts';
 import { APISERVER_FLAG_SPECS } from './apiserver-config.ts';
 import type { FlagSpec as AnyFlagSpec } from './flag-spec.ts';
 import { HTTP_FLAG_SPECS } from './http-config.ts';
+import { RUNTIME_CLASS_FLAG_SPECS } from './runtime-class-config.ts';
 import { LOG_FLAG_SPECS } from './log-config.ts';
 
 /** A flag that sets one of the agent's settings. */
@@ -44,6 +45,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   ...EVICTION_FLAG_SPECS,
   ...APISERVER_FLAG_SPECS,
   ...HTTP_FLAG_SPECS,
+  ...RUNTIME_CLASS_FLAG_SPECS,
   ...LOG_FLAG_SPECS,
   { name: 'v', kind: 'int', key: 'verbosity', help: 'Log verbosity; 4 or more logs debug lines.', defaultText: '0' },
 ];

@@ -31,6 +31,8 @@ export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, 
   maxPods: number;
   /** allowedUnsafeSysctls / --allowed-unsafe-sysctls: besides the safe sysctls. */
   allowedUnsafeSysctls?: string[];
+  /** (nodelet) --runtime-class-handlers: RuntimeClass name → CRI runtime handler without an API server. */
+  runtimeClassHandlers?: Record<string, string>;
   syncFrequencyMs: number;
   fileCheckFrequencyMs: number;
   httpCheckFrequencyMs: number;

@@ -4,6 +4,7 @@ import type { AgentConfig } from './types.ts';
 import { validateEviction } from './eviction-config.ts';
 import { validateApiServer } from './apiserver-config.ts';
 import { validateHttp } from './http-config.ts';
+import { validateRuntimeClasses } from './runtime-class-config.ts';
 import { validateLogs } from './log-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
 
@@ -22,6 +23,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => (Boolean(c.tlsCertFile) !== Boolean(c.tlsPrivateKeyFile) ? 'tlsCertFile and tlsPrivateKeyFile must be given together' : undefined),
     () => (c.maxPods >= 0 ? undefined : `maxPods: must be >= 0, got ${c.maxPods}`),
     () => sysctlCheck(c.allowedUnsafeSysctls),
+    () => validateRuntimeClasses(c),
     () => (c.nodeName.length > 0 ? undefined : 'node name must not be empty'),
     () => endpointCheck(c.containerRuntimeEndpoint),
     () => urlCheck(c.manifestUrl),
