@@ -14,6 +14,7 @@ import { listObjects, type ListBody, type ListQuery } from './list.ts';
 import { admitServiceAccount } from './sa-admission.ts';
 import { defaultPod, podGracePeriod, qosClass, validatePodSpecUpdate, type FieldError } from './pod-rules.ts';
 import { decodePod, validatePod } from './pod-validation.ts';
+import { defaultSecret, validateSecret, validateSecretUpdate } from './secret-rules.ts';
 import { validateEphemeralContainersUpdate, validateNoEphemeralContainersOnCreate, withEphemeralContainers } from './ephemeral-containers.ts';
 import { clone, objectKey, RawStore } from './store.ts';
 
@@ -33,6 +34,7 @@ export function kubeTime(ms: number): string {
 }
 
 const isPod = (r: ResourceInfo) => r.kind === 'Pod' && !r.group;
+const isSecret = (r: ResourceInfo) => r.kind === 'Secret' && !r.group;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function withoutRv(o: KubeObject): KubeObject {
@@ -184,6 +186,10 @@ export class Registry {
       const rules = sub === 'ephemeralcontainers' ? validateEphemeralContainersUpdate(old, next) : validatePodSpecUpdate(old, next);
       this.invalidIf(r, old, [...validatePod(next), ...rules]);
     }
+    if (isSecret(r)) {
+      defaultSecret(next);
+      this.invalidIf(r, old, [...validateSecret(next), ...validateSecretUpdate(old, next)]);
+    }
     if (r.generation && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const key = objectKey(old.metadata.namespace, old.metadata.name);
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.deletionGracePeriodSeconds === 0 && !(next.metadata.finalizers ?? []).length) {
@@ -199,6 +205,9 @@ export class Registry {
       admitServiceAccount(obj, (ns, name) => this.tryGet(this.resource('', 'serviceaccounts'), ns, name), () => this.randomSuffix());
       if (validate) this.invalidIf(r, obj, [...validatePod(obj), ...validateNoEphemeralContainersOnCreate(obj)]);
       obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
+    } else if (isSecret(r)) {
+      defaultSecret(obj);
+      this.invalidIf(r, obj, validateSecret(obj));
     } else if (r.kind === 'Namespace') {
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
       obj.spec = { finalizers: ['kubernetes'], ...obj.spec };
