@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { applyApiDefaults, applyStaticPodDefaults, type StaticPodSource } from './defaults.ts';
 import { quote } from './meta-validation.ts';
 import { checkTypes } from './type-check.ts';
-import { validateTypedPod } from './validation.ts';
+import { validatePodCreate, validateTypedPod } from './validation.ts';
 
 export type DecodeResult = { ok: true; pods: V1Pod[] } | { ok: false; message: string };
 /** A URL body: the good pods and one message per bad pod, or a failure of the whole body. */
@@ -79,7 +79,7 @@ function preparePodUnchecked(obj: Record<string, unknown>, src: StaticPodSource)
   const pod = typed.value;
   if (!pod.metadata?.name) return { ok: false, message: 'invalid pod: [metadata.name: Required value: name or generateName is required]' };
   if (!isObject(pod.spec)) return { ok: false, message: 'invalid pod: [spec: Required value]' };
-  const pre = validateTypedPod(pod);
+  const pre = validatePodCreate(pod);
   if (pre.length > 0) return invalid(pre);
   applyApiDefaults(pod);
   applyStaticPodDefaults(pod, src);

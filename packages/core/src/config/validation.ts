@@ -21,15 +21,15 @@ import { validatePodSecurityContext } from './security-validation.ts';
 import { checkTypes } from './type-check.ts';
 import { validateVolumes } from './volume-validation.ts';
 
-/** Errors of a pod (any value: wrong types are reported, not thrown); empty when valid. */
+/** Errors of a pod to create (any value: wrong types are reported, not thrown); empty when valid. */
 export function validatePod(input: unknown): string[] {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return ['<root>: Invalid value: must be an object'];
   const typed = checkTypes<V1Pod>(input, 'V1Pod');
   if (!typed.value) return typed.errors;
-  return validateTypedPod(typed.value);
+  return validatePodCreate(typed.value);
 }
 
-/** Errors of a pod that passed the type check (checkTypes(…, "V1Pod")). */
+/** Errors of a pod that passed the type check (checkTypes(…, "V1Pod")): the rules of create and update. */
 export function validateTypedPod(pod: V1Pod): string[] {
   const errs = validatePodMeta(pod.metadata);
   const spec = pod.spec;
@@ -42,6 +42,12 @@ export function validateTypedPod(pod: V1Pod): string[] {
   errs.push(...validateHostNetworkPorts(spec), ...validateSpecPolicies(spec));
   errs.push(...validatePodSecurityContext(spec), ...validateSpecFields(spec));
   errs.push(...validateImagesForPod(spec));
-  if ((spec.ephemeralContainers ?? []).length > 0) errs.push('spec.ephemeralContainers: Forbidden: cannot be set on create');
+  return errs;
+}
+
+/** ValidatePodCreate: validateTypedPod, and ephemeral containers only come later (their subresource). */
+export function validatePodCreate(pod: V1Pod): string[] {
+  const errs = validateTypedPod(pod);
+  if ((pod.spec?.ephemeralContainers ?? []).length > 0) errs.push('spec.ephemeralContainers: Forbidden: cannot be set on create');
   return errs;
 }

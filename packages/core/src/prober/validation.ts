@@ -50,7 +50,7 @@ export function validateHandler(h: Handler, path: string, gracePeriod?: number):
   if (first === 'tcpSocket' && h.tcpSocket) errs.push(...validatePort(h.tcpSocket.port, `${path}.tcpSocket.port`));
   if (first === 'grpc' && h.grpc) errs.push(...validatePort(h.grpc.port ?? 0, `${path}.grpc.port`));
   if (first === 'sleep' && h.sleep && gracePeriod !== undefined) {
-    const s = h.sleep.seconds;
+    const s = h.sleep.seconds ?? 0;
     if (s <= 0 || s > gracePeriod) errs.push(`${path}.sleep: Invalid value: ${s}: must be greater than 0 and less than terminationGracePeriodSeconds (${gracePeriod})`);
   }
   return errs;
