@@ -93,3 +93,25 @@ test('no sources configured: nothing to start, sourcesReady trivially true', asy
   assert.equal(setup.podConfig.sourcesReady(), true);
   await setup.stop();
 });
+
+test("issue #15's examples: a mount naming no volume is refused (event + log line with the API server's message), a probe on an undeclared port name is admitted", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'nodelet-manifests-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const c = (extra: string) => `apiVersion: v1\nkind: Pod\nmetadata: { name: NAME }\nspec: { containers: [{ name: c, image: x, ${extra} }] }\n`;
+  await writeFile(join(dir, 'probe.yaml'), c('readinessProbe: { httpGet: { port: admin } }').replace('NAME', 'probe'));
+  await writeFile(join(dir, 'mount.yaml'), c('volumeMounts: [{ name: x, mountPath: /x }]').replace('NAME', 'mount'));
+  const clock = new FakeClock();
+  const bus = new InMemoryEventBus({ clock });
+  const log = new RecordingLogger();
+  const setup = podConfigSetup({ clock, bus, logger: log.logger, podManifestPath: dir });
+  const updates: PodUpdate[] = [];
+  setup.podConfig.subscribe((u) => updates.push(u));
+  await setup.start();
+  t.after(() => setup.stop());
+  assert.deepEqual(updates.map((u) => [u.op, u.pods.map((p) => p.metadata?.name)]), [['ADD', ['probe-n1']]]);
+  const events = bus.recent({ types: ['k8sEvent'] }).flatMap((e) => (e.type === 'k8sEvent' ? [e] : []));
+  // ValidateVolumeMounts (v1.28 pkg/apis/core/validation): field.NotFound on the mount's name.
+  const want = `Error validating pod from file source ${join(dir, 'mount.yaml')}: invalid pod: [spec.containers[0].volumeMounts[0].name: Not found: "x"]`;
+  assert.deepEqual(events.map((e) => [e.eventType, e.reason, e.message]), [['Warning', 'FailedValidation', want]]);
+  assert.equal(log.records.find((r) => r.msg === 'could not process manifest file')?.path, join(dir, 'mount.yaml'));
+});
