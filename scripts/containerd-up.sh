@@ -49,6 +49,14 @@ cp /bin/busybox "$STATE/images/busybox-bundle/rootfs/bin/busybox"
 for app in $(/bin/busybox --list); do
   [ "$app" = busybox ] || ln -sf busybox "$STATE/images/busybox-bundle/rootfs/bin/$app"
 done
+# /bin/netexec: our stand-in for agnhost netexec (http + udp hostName server, http and udp clients) for the
+# networking scenarios: Debian's busybox nc has no UDP, and its static wget segfaults in an image without glibc's
+# NSS libraries. Built static with the machine's gcc (on every machine of this kind).
+if command -v gcc >/dev/null 2>&1; then
+  gcc -static -Os -o "$STATE/images/busybox-bundle/rootfs/bin/netexec" "$(dirname "$0")/test-images/netexec.c"
+else
+  echo "containerd-up: no gcc: the busybox image has no /bin/netexec (the networking scenarios need it)" >&2
+fi
 umoci repack --image "$STATE/images/oci:busybox" "$STATE/images/busybox-bundle" >/dev/null
 umoci config --image "$STATE/images/oci:busybox" --config.cmd sh --config.env PATH=/bin --architecture amd64 --os linux >/dev/null
 build_image pause

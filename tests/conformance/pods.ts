@@ -3,6 +3,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1ContainerStatus, V1Pod, V1PodSpec } from '@kubernetes/client-node';
+import { connectSpdy } from '@nodelet/runtime/testing';
 import { waitUntil } from '../../e2e/harness.ts';
 import type { AgentProcess } from './agent-process.ts';
 
@@ -63,4 +64,21 @@ export const sh = (script: string) => ['sh', '-c', script];
 /** A container spec running `script` in `image`. */
 export function ctr(name: string, image: string, script: string, extra: Record<string, unknown> = {}) {
   return { name, image, imagePullPolicy: 'IfNotPresent', command: sh(script), ...extra };
+}
+
+/**
+ * `sh -c script` in a container through the kubelet's exec on 10250 as the v1.28 e2e framework's exec reaches it
+ * (client-go's SPDY remotecommand, v4.channel.k8s.io, through kube-apiserver with its `output`/`error`
+ * parameters): its stdout, stderr and exit code (from the Status on the error stream).
+ */
+export async function execIn(a: AgentProcess, pod: string, container: string, script: string): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const cmd = sh(script).map((c) => `command=${encodeURIComponent(c)}`).join('&');
+  const url = `${a.kubeletUrl}/exec/${NS}/${fullName(a, pod)}/${container}?${cmd}&output=1&error=1`;
+  const c = await connectSpdy(url, ['v4.channel.k8s.io'], a.tls());
+  const [error, stdout, stderr] = ['error', 'stdout', 'stderr'].map((streamType) => c.open({ streamType }));
+  await Promise.all([error!.ended, stdout!.ended, stderr!.ended]);
+  c.socket.destroy();
+  const status = JSON.parse(error!.text() || '{}') as { status?: string; details?: { causes?: Array<{ reason?: string; message?: string }> } };
+  const exit = status.details?.causes?.find((x) => x.reason === 'ExitCode')?.message;
+  return { stdout: stdout!.text(), stderr: stderr!.text(), exitCode: status.status === 'Success' ? 0 : Number(exit ?? -1) };
 }

@@ -22,6 +22,7 @@ import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
 import { defineDownwardApiScenarios } from './scenarios-downward-api.ts';
 import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
+import { defineNetworkingScenarios } from './scenarios-networking.ts';
 
 type DefineScenarios = (ctx: SuiteContext) => void;
 
@@ -36,6 +37,7 @@ export const nodeConformanceScenarios: DefineScenarios[] = [
   defineDownwardApiScenarios,
   defineFsGroupScenarios,
   defineAdmissionScenarios,
+  defineNetworkingScenarios,
 ];
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>, scenarios: DefineScenarios[]): void {
