@@ -21,12 +21,13 @@ import { watchChild, type ExitInfo } from './watch.ts';
 const START_ERROR_PREFIX =
   'failed to create containerd task: failed to create shim task: OCI runtime create failed: unable to start container process: ';
 
-export type PidMode = 'CONTAINER' | 'POD' | 'NODE';
+export type PidMode = 'CONTAINER' | 'POD' | 'NODE' | 'TARGET';
 
-/** The container's pid namespace: its own, the sandbox's (POD), or the host's. */
+/** The container's pid namespace: its own, the sandbox's (POD), the host's, or another container's (TARGET). */
 export function pidModeOf(rec: ContainerRecord, sb: SandboxRecord): PidMode {
   const m = rec.config.linux?.securityContext?.namespaceOptions?.pid ?? 'POD';
   if (m === 'CONTAINER') return 'CONTAINER';
+  if (m === 'TARGET') return 'TARGET';
   if (m === 'NODE') return 'NODE';
   return sb.namespaces.pid ? 'POD' : 'NODE';
 }
@@ -42,6 +43,19 @@ export function sandboxJoinFlags(sb: SandboxRecord, pid: boolean): string[] {
 }
 
 /**
+ * TARGET (an ephemeral container's targetContainerName): nsenter joins the pid namespace of the target
+ * container's init, which must be running (the kubelet passes a running target's id).
+ */
+function targetPidFlags(ctx: RuntimeContext, rec: ContainerRecord): OpResult<string[]> {
+  const targetId = rec.config.linux?.securityContext?.namespaceOptions?.targetId ?? '';
+  const t = targetId ? ctx.store.findContainer(targetId) : undefined;
+  if (!t || t.sandboxId !== rec.sandboxId || t.state !== 'CONTAINER_RUNNING' || !t.pid || !isAlive(t.pid, t.pidStart)) {
+    return fail('UNKNOWN', `target container "${targetId}" of container "${rec.id}" is not running in its pod`);
+  }
+  return ok([`--pid=/proc/${t.pid}/ns/pid`]);
+}
+
+/**
  * node → [nsenter into the sandbox's namespaces (forks when joining its pid ns)] → unshare --mount →
  * setup sh [→ unshare --pid → waiter sh] → payload sh (the container's init) → [setpriv →] unshare --root →
  * the image's env(1) or the host's static busybox → the command. Every step but the last two runs on the host
@@ -51,7 +65,9 @@ export function sandboxJoinFlags(sb: SandboxRecord, pid: boolean): string[] {
 function buildArgv(ctx: RuntimeContext, rec: ContainerRecord, sb: SandboxRecord, image: string): OpResult<string[]> {
   const b = ctx.bins;
   const mode = pidModeOf(rec, sb);
-  const join_ = sandboxJoinFlags(sb, mode === 'POD');
+  const target = mode === 'TARGET' ? targetPidFlags(ctx, rec) : ok([]);
+  if (!target.ok) return target;
+  const join_ = [...sandboxJoinFlags(sb, mode === 'POD'), ...target.value];
   const enter = join_.length > 0 ? [b.nsenter, '-t', String(sb.pausePid), ...join_, '--'] : [];
   const unshare = [b.unshare, '--mount', '--'];
   // The working dir as the container sees it: symlinks followed inside the image, ".." never above its root.
