@@ -42,23 +42,17 @@ function entries(obj: Record<string, unknown>): ParseResult {
 function entry(raw: unknown): { ok: true; auth: AuthConfig } | { ok: false; message: string } {
   if (raw === null) return { ok: true, auth: { username: '', password: '' } };
   if (!isObject(raw)) return { ok: false, message: `json: cannot unmarshal ${goType(raw)} into Go value of type credentialprovider.dockerConfigEntryWithAuth` };
-  const str = (name: string): { ok: true; v: string } | { ok: false; message: string } => {
-    const v = field(raw, name);
-    if (v === undefined || v === null) return { ok: true, v: '' };
-    if (typeof v !== 'string') return { ok: false, message: `json: cannot unmarshal ${goType(v)} into Go struct field dockerConfigEntryWithAuth.${name} of type string` };
-    return { ok: true, v };
-  };
-  const username = str('username');
-  const password = str('password');
-  const email = str('email');
-  const auth = str('auth');
-  for (const f of [username, password, email, auth]) if (!f.ok) return f;
-  const out: AuthConfig = { username: (username as { v: string }).v, password: (password as { v: string }).v };
-  const mail = (email as { v: string }).v;
-  if (mail !== '') out.email = mail;
-  const a = (auth as { v: string }).v;
-  if (a === '') return { ok: true, auth: out };
-  const decoded = decodeAuthField(a);
+  const v: Record<string, string> = {};
+  for (const name of ['username', 'password', 'email', 'auth']) {
+    const x = field(raw, name);
+    if (x !== undefined && x !== null && typeof x !== 'string') {
+      return { ok: false, message: `json: cannot unmarshal ${goType(x)} into Go struct field dockerConfigEntryWithAuth.${name} of type string` };
+    }
+    v[name] = typeof x === 'string' ? x : '';
+  }
+  const out: AuthConfig = { username: v.username!, password: v.password!, ...(v.email ? { email: v.email } : {}) };
+  if (!v.auth) return { ok: true, auth: out };
+  const decoded = decodeAuthField(v.auth);
   if (!decoded.ok) return decoded;
   return { ok: true, auth: { ...out, username: decoded.username, password: decoded.password } };
 }
