@@ -78,10 +78,7 @@ export function defineTerminationMessageScenarios(ctx: SuiteContext): void {
 
     // The six pods start beside every other scenario's pods: on a loaded 2-core machine a sandbox can take a while.
     for (const s of SPECS) {
-      it(`upstream: ${s.upstream}`, async (tc) => {
-        // Known regression on containerd (passed there at 2679114, '' since; cause not yet found — session 4 note):
-        // skipped on containerd only, so the embedded runtime keeps checking the behaviour.
-        if (ctx.rt.endpoint) return tc.skip('termination message empty on containerd since 2679114: regression under investigation');
+      it(`upstream: ${s.upstream}`, async () => {
         const p = await waitPod(ctx.agent, s.pod, s.phase, (x) => x.status?.phase === s.phase && Boolean(cs(x, 'termination-message-container')?.state?.terminated), 120_000);
         const t = cs(p, 'termination-message-container')?.state?.terminated;
         assert.equal(t?.message ?? '', s.message, `state.terminated of ${s.pod}: ${JSON.stringify(t)}`);

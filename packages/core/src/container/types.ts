@@ -67,6 +67,11 @@ export interface ContainerStatus {
   restartCount: number;
   hash: string;
   logPath: string;
+  /**
+   * The terminated state came from a runtime event the runtime's own status does not show yet (the evented
+   * PLEG's early exit): it lacks what only that read adds (the termination message). Nothing is published from it.
+   */
+  exitFromEvent?: boolean;
 }
 
 export interface SandboxStatus {

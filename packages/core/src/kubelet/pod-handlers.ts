@@ -24,6 +24,7 @@ import type { ReasonCache } from './reason-cache.ts';
 import type { ProbeManager, ResultUpdate } from '../prober/types.ts';
 import type { PodSyncHandler } from './active-deadline.ts';
 import { mergeApiPodStatus } from './api-pod-status.ts';
+import { readHeardExits } from './heard-exits.ts';
 
 /** What the pod handlers need from the probe manager. */
 export type PodProbes = Pick<ProbeManager, 'addPod' | 'removePod' | 'stopLivenessAndStartup' | 'cleanupPods' | 'updatePodStatus'>;
@@ -66,8 +67,10 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
 
   // ---- per-pod sync (pod workers) ---------------------------------------------------------------------
 
-  async syncPod(_type: UpdateType, pod: V1Pod, status: PodStatus): Promise<SyncPodOutcome> {
+  async syncPod(_type: UpdateType, pod: V1Pod, cached: PodStatus): Promise<SyncPodOutcome> {
     const c = this.ctx;
+    const status = cached.containerStatuses.some((s) => s.exitFromEvent) ? await readHeardExits(c.runtime, pod, cached) : cached;
+    if (!status) return { terminal: false };
     const fill = this.probeFiller();
     const apiStatus = this.apiStatus(pod, status, false, fill);
     c.statusManager.setPodStatus(pod, apiStatus);

@@ -19,7 +19,7 @@ interface Step {
   /** Runtime calls made during this step. */
   calls?: string[];
   /** The cached state of c1 after this step. */
-  c1?: { state: ContainerState; exitCode?: number; reason?: string };
+  c1?: { state: ContainerState; exitCode?: number; reason?: string; fromEvent?: boolean };
 }
 
 interface Case {
@@ -34,21 +34,23 @@ const c1Exited = [pod('u1', [['c1', 'exited'], ['c2', 'running']])];
 
 const cases: Case[] = [
   {
-    name: 'an exit carrying its state shows before any runtime call; a CRI that still says running changes nothing',
+    // Shown from the event, the exit lacks the termination message (marked fromEvent: no status is published from
+    // it); the read that shows it syncs the pod (PodSync) so its status gets the message.
+    name: 'an exit carrying its state shows before any runtime call; a CRI that still says running changes nothing; the read that shows it syncs the pod',
     lagging: true,
     steps: [
-      { events: (f) => [f.ev('exited', 'c1', { exit: f.exit(137) })], want: ['u1/ContainerDied/c1'], calls: [], c1: { state: 'exited', exitCode: 137, reason: 'Error' } },
-      { settle: true, want: [], calls: ['getPodStatus u1'], c1: { state: 'exited', exitCode: 137 } },
-      { runtime: c1Exited, events: (f) => [f.ev('oom', 'c1')], want: [], calls: ['getPodStatus u1'], c1: { state: 'exited' } },
+      { events: (f) => [f.ev('exited', 'c1', { exit: f.exit(137) })], want: ['u1/ContainerDied/c1'], calls: [], c1: { state: 'exited', exitCode: 137, reason: 'Error', fromEvent: true } },
+      { settle: true, want: [], calls: ['getPodStatus u1'], c1: { state: 'exited', exitCode: 137, fromEvent: true } },
+      { runtime: c1Exited, events: (f) => [f.ev('oom', 'c1')], want: ['u1/PodSync/c1'], calls: ['getPodStatus u1'], c1: { state: 'exited', fromEvent: false } },
     ],
   },
   {
-    name: 'the exit event repeated three times: one ContainerDied',
+    name: 'the exit event repeated three times: one ContainerDied (and one PodSync once the re-read shows it)',
     steps: [
       {
         runtime: c1Exited,
         events: (f) => [f.ev('exited', 'c1', { exit: f.exit(137) }), f.ev('exited', 'c1', { exit: f.exit(137) }), f.ev('exited', 'c1')],
-        want: ['u1/ContainerDied/c1'],
+        want: ['u1/ContainerDied/c1', 'u1/PodSync/c1'],
       },
       { stepMs: 300_000, want: [] },
     ],
@@ -133,6 +135,7 @@ for (const c of cases) {
         assert.equal(got?.state, s.c1.state, `${at}: cached c1 state`);
         if (s.c1.exitCode !== undefined) assert.equal(got?.exitCode, s.c1.exitCode, `${at}: exit code`);
         if (s.c1.reason !== undefined) assert.equal(got?.reason, s.c1.reason, `${at}: reason`);
+        if (s.c1.fromEvent !== undefined) assert.equal(got?.exitFromEvent ?? false, s.c1.fromEvent, `${at}: exit from the event only`);
       }
     }
     open();

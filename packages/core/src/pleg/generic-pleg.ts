@@ -5,7 +5,8 @@
  *
  * The evented PLEG also drives it per pod: `exited` shows an exit a runtime event told at once (no runtime
  * call), `inspect` re-reads one pod; both publish through the same PodRecords as the relist, which stays the
- * safety net that reconciles whatever the events missed.
+ * safety net that reconciles whatever the events missed. A read that shows an exit first heard from an event
+ * sends PodSync, so the pod's status is published with what the read adds (the termination message).
  */
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -103,8 +104,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     const timestamp = this.deps.clock.now();
     this.reading.set(uid, (this.reading.get(uid) ?? 0) + 1);
     try {
-      const status = await this.deps.runtime.getPodStatus(uid, name, namespace);
-      this.deps.cache.set(uid, this.records.applyExits(status), undefined, timestamp);
+      this.cacheRead(uid, await this.deps.runtime.getPodStatus(uid, name, namespace), timestamp);
     } catch (err) {
       // As a failed inspection: the error is cached and the pod re-read at the next relist (else it stays errored).
       this.failed(uid, this.records.current(uid) ?? { uid, name, namespace, containers: [], sandboxes: [] }, err as Error, timestamp);
@@ -145,18 +145,36 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   async inspect(uid: string): Promise<void> {
     const known = this.records.current(uid);
     const timestamp = this.deps.clock.now();
-    let status: PodStatus;
+    let read: PodStatus;
     try {
-      status = this.records.applyExits(await this.deps.runtime.getPodStatus(uid, known?.name ?? '', known?.namespace ?? ''));
+      read = await this.deps.runtime.getPodStatus(uid, known?.name ?? '', known?.namespace ?? '');
     } catch (err) {
       if (known) this.failed(uid, known, err as Error, timestamp);
       return;
     }
     this.needsReinspection.delete(uid);
+    const confirmed = this.records.confirmedExits(read);
+    const status = this.records.applyExits(read);
     const pod = podFromStatus(status);
     if (pod) this.deps.cache.set(uid, status, undefined, timestamp);
     else this.forget(uid, timestamp);
     this.commit(uid, pod);
+    this.podSync(uid, confirmed);
+  }
+
+  /** Caches a runtime read of the pod (exits heard from events still shown), then podSync for what it confirms. */
+  private cacheRead(uid: string, read: PodStatus, timestamp: number): void {
+    const confirmed = this.records.confirmedExits(read);
+    this.deps.cache.set(uid, this.records.applyExits(read), undefined, timestamp);
+    this.podSync(uid, confirmed);
+  }
+
+  /**
+   * An exit shown from its event lacked what only the runtime's read adds (the termination message), so no
+   * status was published from it (PodHandlers.syncPod): now that a read shows it, the pod is synced (PodSync).
+   */
+  private podSync(uid: string, confirmed: string[]): void {
+    for (const id of confirmed) if (!this.channel.trySend({ uid, type: 'PodSync', data: id })) this.deps.metrics?.plegDiscardEvents.inc();
   }
 
   /** Forgets what events said about a container (it was deleted). */
@@ -263,8 +281,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
       return true;
     }
     try {
-      const status = await this.deps.runtime.getPodStatus(uid, pod.name, pod.namespace);
-      this.deps.cache.set(uid, this.records.applyExits(status), undefined, timestamp);
+      this.cacheRead(uid, await this.deps.runtime.getPodStatus(uid, pod.name, pod.namespace), timestamp);
       return true;
     } catch (err) {
       this.failed(uid, pod, err as Error, timestamp);

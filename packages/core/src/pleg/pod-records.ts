@@ -120,9 +120,14 @@ export class PodRecords {
         return;
       }
       if (out === status) out = { ...status, containerStatuses: [...status.containerStatuses] };
-      out.containerStatuses[i] = { ...c, state: 'exited', ...exit };
+      out.containerStatuses[i] = { ...c, state: 'exited', ...exit, exitFromEvent: true };
     });
     return out;
+  }
+
+  /** Containers of `status` with an exit heard from an event that the status (a runtime read) now shows. */
+  confirmedExits(status: PodStatus): string[] {
+    return status.containerStatuses.filter((c) => this.exits.has(c.id.id) && !LIVE.has(c.state)).map((c) => c.id.id);
   }
 
   get pendingExits(): number {
