@@ -131,6 +131,7 @@ export const RESOURCES: ResourceInfo[] = [
     fields: ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'reason', 'type'],
   }),
   res({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', singular: 'lease' }),
+  res({ group: 'node.k8s.io', resource: 'runtimeclasses', kind: 'RuntimeClass', singular: 'runtimeclass', namespaced: false }),
   res({
     group: 'authentication.k8s.io',
     resource: 'tokenreviews',

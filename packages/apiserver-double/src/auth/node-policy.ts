@@ -1,6 +1,6 @@
 /**
  * An opt-in policy shaped like the Node authorizer + NodeRestriction admission for `system:node:<name>` users:
- * read pods/nodes/services/endpoints cluster-wide, write only its own Node (and nodes/status) and its own
+ * read pods/nodes/services/endpoints/runtimeclasses cluster-wide (RBAC's system:node role), write only its own Node (and nodes/status) and its own
  * Lease in kube-node-lease, update status / delete only pods bound to it, create mirror pods only for itself
  * (the pod is not inspected here), get secrets / configmaps / serviceaccount tokens only when a pod bound to
  * the node references them (simplified: any pod on the node in that namespace), create events and reviews.
@@ -39,6 +39,7 @@ function nodeAllows(store: DoubleStore, node: string, a: AuthzAttributes): boole
     case 'services':
     case 'endpoints':
     case 'namespaces':
+    case 'runtimeclasses':
       return READ.has(a.verb);
     case 'tokenreviews':
     case 'subjectaccessreviews':

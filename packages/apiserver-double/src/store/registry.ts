@@ -14,6 +14,7 @@ import { listObjects, type ListBody, type ListQuery } from './list.ts';
 import { admitServiceAccount } from './sa-admission.ts';
 import { defaultPod, podGracePeriod, qosClass, validatePodSpecUpdate, type FieldError } from './pod-rules.ts';
 import { decodePod, validatePod } from './pod-validation.ts';
+import { admitRuntimeClass, validateRuntimeClass, validateRuntimeClassUpdate } from './runtimeclass-rules.ts';
 import { defaultSecret, validateSecret, validateSecretUpdate } from './secret-rules.ts';
 import { validateEphemeralContainersUpdate, validateNoEphemeralContainersOnCreate, withEphemeralContainers } from './ephemeral-containers.ts';
 import { clone, objectKey, RawStore } from './store.ts';
@@ -34,6 +35,7 @@ export function kubeTime(ms: number): string {
 }
 
 const isPod = (r: ResourceInfo) => r.kind === 'Pod' && !r.group;
+const isRuntimeClass = (r: ResourceInfo) => r.kind === 'RuntimeClass';
 const isSecret = (r: ResourceInfo) => r.kind === 'Secret' && !r.group;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -190,6 +192,7 @@ export class Registry {
       defaultSecret(next);
       this.invalidIf(r, old, [...validateSecret(next), ...validateSecretUpdate(old, next)]);
     }
+    if (isRuntimeClass(r)) this.invalidIf(r, old, [...validateRuntimeClass(next), ...validateRuntimeClassUpdate(old, next)]);
     if (r.generation && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const key = objectKey(old.metadata.namespace, old.metadata.name);
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.deletionGracePeriodSeconds === 0 && !(next.metadata.finalizers ?? []).length) {
@@ -203,11 +206,14 @@ export class Registry {
     if (isPod(r)) {
       defaultPod(obj);
       admitServiceAccount(obj, (ns, name) => this.tryGet(this.resource('', 'serviceaccounts'), ns, name), () => this.randomSuffix());
+      if (validate) admitRuntimeClass(obj, (name) => this.tryGet(this.resource('node.k8s.io', 'runtimeclasses'), undefined, name));
       if (validate) this.invalidIf(r, obj, [...validatePod(obj), ...validateNoEphemeralContainersOnCreate(obj)]);
       obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
     } else if (isSecret(r)) {
       defaultSecret(obj);
       this.invalidIf(r, obj, validateSecret(obj));
+    } else if (isRuntimeClass(r)) {
+      this.invalidIf(r, obj, validateRuntimeClass(obj));
     } else if (r.kind === 'Namespace') {
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
       obj.spec = { finalizers: ['kubernetes'], ...obj.spec };

@@ -1,0 +1,105 @@
+// node.k8s.io/v1 RuntimeClass in the double, through @kubernetes/client-node as kubectl and the kubelet use it:
+// cluster-scoped create / get / list / watch / delete; a node may read them (RBAC's system:node role) but not
+// write; ValidateRuntimeClass / ValidateRuntimeClassUpdate (pkg/apis/node/validation at v1.28) with the API
+// server's messages; the RuntimeClass admission plugin on pod create (plugin/pkg/admission/runtimeclass).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CoreV1Api, KubeConfig, NodeV1Api, Watch, type V1Pod, type V1RuntimeClass } from '@kubernetes/client-node';
+import { startApiServerDouble } from '../server.ts';
+import { rawRequest, statusOf, waitFor } from '../testing/wait.ts';
+
+const rc = (name: string, handler: string, extra: Partial<V1RuntimeClass> = {}): V1RuntimeClass => ({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name }, handler, ...extra });
+
+async function failure(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    return statusOf(e);
+  }
+  return assert.fail('expected the request to fail');
+}
+
+test('RuntimeClass: create, get, list and watch as a node; the node cannot write them', async (t) => {
+  const double = await startApiServerDouble({ authorizer: 'node' });
+  t.after(() => double.stop());
+  const kc = (path: string) => {
+    const k = new KubeConfig();
+    k.loadFromFile(path);
+    return k;
+  };
+  const nodeKc = kc(double.kubeconfigFor('node-1'));
+  const admin = kc(double.adminKubeconfig()).makeApiClient(NodeV1Api);
+  const node = nodeKc.makeApiClient(NodeV1Api);
+  const made = await admin.createRuntimeClass({ body: rc('sandboxed', 'userns', { overhead: { podFixed: { cpu: '250m', memory: '120Mi' } } }) });
+  assert.equal(made.metadata?.namespace, undefined, 'cluster-scoped');
+  assert.ok(made.metadata?.uid && made.metadata.resourceVersion);
+  const list = await node.listRuntimeClass();
+  assert.deepEqual(list.items.map((x) => [x.metadata?.name, x.handler, x.overhead?.podFixed?.memory]), [['sandboxed', 'userns', '120Mi']]);
+  assert.equal((await node.readRuntimeClass({ name: 'sandboxed' })).handler, 'userns');
+  const seen: string[] = [];
+  const ctl = await new Watch(nodeKc).watch('/apis/node.k8s.io/v1/runtimeclasses', { resourceVersion: list.metadata?.resourceVersion }, (type, obj: V1RuntimeClass) => seen.push(`${type} ${obj.metadata?.name} ${obj.handler}`), () => {});
+  t.after(() => ctl.abort());
+  await admin.createRuntimeClass({ body: rc('gvisor', 'runsc') });
+  await admin.deleteRuntimeClass({ name: 'gvisor' });
+  await waitFor(() => seen.length === 2, 'two watch events');
+  assert.deepEqual(seen, ['ADDED gvisor runsc', 'DELETED gvisor runsc']);
+  const denied = await failure(node.createRuntimeClass({ body: rc('mine', 'runc') }));
+  assert.equal(denied.code, 403);
+  const missing = await failure(node.readRuntimeClass({ name: 'gvisor' }));
+  assert.deepEqual([missing.code, missing.message], [404, 'runtimeclasses.node.k8s.io "gvisor" not found']);
+  const disc = await rawRequest(double, 'GET', '/apis/node.k8s.io/v1');
+  assert.deepEqual(disc.json.resources.map((r: { name: string; namespaced: boolean; kind: string }) => [r.name, r.namespaced, r.kind]), [['runtimeclasses', false, 'RuntimeClass']]);
+});
+
+test('RuntimeClass validation: handler a DNS-1123 label, overhead not negative, handler immutable', async (t) => {
+  const double = await startApiServerDouble();
+  t.after(() => double.stop());
+  const k = new KubeConfig();
+  k.loadFromFile(double.adminKubeconfig());
+  const admin = k.makeApiClient(NodeV1Api);
+  const label = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+  const cases: Array<[string, V1RuntimeClass, string]> = [
+    ['empty handler', rc('a', ''), `RuntimeClass.node.k8s.io "a" is invalid: handler: Invalid value: "": ${label}`],
+    ['handler with a dot', rc('b', 'run.sc'), `RuntimeClass.node.k8s.io "b" is invalid: handler: Invalid value: "run.sc": ${label}`],
+    ['negative overhead', rc('c', 'runc', { overhead: { podFixed: { memory: '-1' } } }), 'RuntimeClass.node.k8s.io "c" is invalid: overhead.limits[memory]: Invalid value: "-1": must be greater than or equal to 0'],
+  ];
+  for (const [name, body, message] of cases) {
+    const s = await failure(admin.createRuntimeClass({ body }));
+    assert.deepEqual([s.code, s.reason, s.message], [422, 'Invalid', message], name);
+  }
+  await admin.createRuntimeClass({ body: rc('kata', 'kata-fc') });
+  const s = await failure(admin.replaceRuntimeClass({ name: 'kata', body: rc('kata', 'kata-qemu') }));
+  assert.deepEqual([s.code, s.message], [422, 'RuntimeClass.node.k8s.io "kata" is invalid: handler: Invalid value: "kata-qemu": field is immutable']);
+  const labelled = await admin.replaceRuntimeClass({ name: 'kata', body: { ...rc('kata', 'kata-fc'), metadata: { name: 'kata', labels: { a: 'b' } } } });
+  assert.equal(labelled.metadata?.labels?.a, 'b', 'other fields may change');
+});
+
+test('RuntimeClass admission on pod create: class must exist, its podFixed overhead becomes spec.overhead', async (t) => {
+  const double = await startApiServerDouble();
+  t.after(() => double.stop());
+  const k = new KubeConfig();
+  k.loadFromFile(double.adminKubeconfig());
+  const admin = k.makeApiClient(NodeV1Api);
+  const core = k.makeApiClient(CoreV1Api);
+  await admin.createRuntimeClass({ body: rc('kata-fc', 'kata-fc', { overhead: { podFixed: { memory: '120Mi', cpu: '250m' } } }) });
+  await admin.createRuntimeClass({ body: rc('plain', 'runc') });
+  const pod = (name: string, runtimeClassName?: string, overhead?: Record<string, string>): V1Pod => ({
+    metadata: { name, namespace: 'default' },
+    spec: { ...(runtimeClassName ? { runtimeClassName } : {}), ...(overhead ? { overhead } : {}), containers: [{ name: 'c', image: 'busybox' }] },
+  });
+  const made = await core.createNamespacedPod({ namespace: 'default', body: pod('test-pod', 'kata-fc') });
+  assert.deepEqual(made.spec?.overhead, { memory: '120Mi', cpu: '250m' });
+  const same = await core.createNamespacedPod({ namespace: 'default', body: pod('same', 'kata-fc', { cpu: '0.25', memory: '120Mi' }) });
+  assert.ok(same.spec?.overhead, 'an equal overhead (by value) is accepted');
+  assert.equal((await core.createNamespacedPod({ namespace: 'default', body: pod('plain', 'plain') })).spec?.overhead, undefined);
+  const cases: Array<[V1Pod, string]> = [
+    [pod('nope', 'missing'), 'pods "nope" is forbidden: pod rejected: RuntimeClass "missing" not found'],
+    [pod('other', 'kata-fc', { memory: '1Gi' }), `pods "other" is forbidden: pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead`],
+    [pod('bare', undefined, { memory: '1Gi' }), 'pods "bare" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead'],
+    [pod('plain2', 'plain', { memory: '1Gi' }), 'pods "plain2" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead'],
+  ];
+  for (const [body, message] of cases) {
+    const s = await failure(core.createNamespacedPod({ namespace: 'default', body }));
+    assert.deepEqual([s.code, s.reason, s.message], [403, 'Forbidden', message], body.metadata?.name);
+  }
+});
