@@ -79,13 +79,14 @@ function preparePodUnchecked(obj: Record<string, unknown>, src: StaticPodSource)
   const pod = typed.value;
   if (!pod.metadata?.name) return { ok: false, message: 'invalid pod: [metadata.name: Required value: name or generateName is required]' };
   if (!isObject(pod.spec)) return { ok: false, message: 'invalid pod: [spec: Required value]' };
-  const pre = validatePodCreate(pod);
+  // spec.nodeName is never the manifest's: the kubelet sets it to its node's name before validating.
+  const notNodeName = (e: string) => !e.startsWith('spec.nodeName: ');
+  const pre = validatePodCreate(pod).filter(notNodeName);
   if (pre.length > 0) return invalid(pre);
   applyApiDefaults(pod);
   applyStaticPodDefaults(pod, src);
   // Again after the static defaults (the kubelet validates the defaulted pod: `<name>-<node>` may be too long).
-  // spec.nodeName is now this node's name, not the manifest's (that one was checked above): not the user's error.
-  const errs = validateTypedPod(pod).filter((e) => !e.startsWith('spec.nodeName: '));
+  const errs = validateTypedPod(pod).filter(notNodeName);
   if (errs.length > 0) return invalid(errs);
   return { ok: true, pod };
 }

@@ -39,9 +39,10 @@ function chDirPrefix(v: string): string[] {
 }
 
 const ENV_VAR_NAME = '[-._a-zA-Z][-._a-zA-Z0-9]*';
+const ENV_VAR_NAME_RE = new RegExp(`^${ENV_VAR_NAME}$`);
 /** validation.IsEnvVarName. */
 export function envVarNameMessages(v: string): string[] {
-  const errs = new RegExp(`^${ENV_VAR_NAME}$`).test(v)
+  const errs = ENV_VAR_NAME_RE.test(v)
     ? []
     : [
         regexError(
@@ -56,19 +57,21 @@ export function envVarNameMessages(v: string): string[] {
 }
 
 const CONFIG_KEY = '[-._a-zA-Z0-9]+';
+const CONFIG_KEY_RE = new RegExp(`^${CONFIG_KEY}$`);
 /** validation.IsConfigMapKey. */
 export function configMapKeyMessages(v: string): string[] {
   const errs = v.length > 253 ? ['must be no more than 253 characters'] : [];
-  if (!new RegExp(`^${CONFIG_KEY}$`).test(v)) {
+  if (!CONFIG_KEY_RE.test(v)) {
     errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_KEY, 'key.name', 'KEY_NAME', 'key-name'));
   }
   return [...errs, ...chDirPrefix(v)];
 }
 
 const HTTP_HEADER = '[-A-Za-z0-9]+';
+const HTTP_HEADER_RE = new RegExp(`^${HTTP_HEADER}$`);
 /** validation.IsHTTPHeaderName. */
 export function httpHeaderNameMessages(v: string): string[] {
-  return new RegExp(`^${HTTP_HEADER}$`).test(v)
+  return HTTP_HEADER_RE.test(v)
     ? []
     : [regexError("a valid HTTP header must consist of alphanumeric characters or '-'", HTTP_HEADER, 'X-Header-Name')];
 }

@@ -46,6 +46,8 @@ const rows: Row[] = [
   // SetDefaults_PodSpec: an empty restartPolicy is defaulted to Always.
   ['restartPolicy ""', onSpec({ restartPolicy: '' }), []],
   ['hostname and subdomain', onSpec({ hostname: 'web-0', subdomain: 'svc' }), []],
+  // The kubelet's static pod defaulting (pkg/kubelet/config/common.go applyDefaults) replaces spec.nodeName before validating.
+  ['a static pod naming another node in any form', onSpec({ nodeName: 'Other_Node' }), []],
   ['runtimeClassName and priorityClassName', onSpec({ runtimeClassName: 'runc-fast', priorityClassName: 'high' }), []],
   ['a readiness gate', onSpec({ readinessGates: [{ conditionType: 'example.com/ready' }] }), []],
   ['a nodeSelector and os linux', onSpec({ nodeSelector: { 'kubernetes.io/os': 'linux' }, os: { name: 'linux' } }), []],
