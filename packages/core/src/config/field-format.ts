@@ -103,7 +103,12 @@ export function notSupported(path: string, v: unknown, values: readonly string[]
   return `${path}: Unsupported value: ${quote(v)}: supported values: ${supportedValues(values)}`;
 }
 
-/** A []string as the API server prints it in a field error (Go's %#v). */
+/**
+ * A []string as the API server prints it in a field error (Go's %#v). A long list is cut after 8 items (each
+ * item as quote() cuts it) so a manifest with thousands of search domains never makes a megabyte log line.
+ */
 export function goStrings(v: readonly string[]): string {
-  return `[]string{${v.map((s) => JSON.stringify(s)).join(', ')}}`;
+  const shown = v.slice(0, 8).map((s) => quote(s));
+  if (v.length > 8) shown.push(`... (${v.length} items)`);
+  return `[]string{${shown.join(', ')}}`;
 }

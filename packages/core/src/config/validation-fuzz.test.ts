@@ -87,3 +87,10 @@ test('fuzz: the verdict is the same before and after the API defaulting', () => 
     { numRuns: 400 },
   );
 });
+
+test('a refusal stays short whatever the size of the refused value (40 000 search domains, a 1 MB nameserver)', () => {
+  const errs = validatePod(pod({ dnsConfig: { nameservers: ['x'.repeat(1 << 20)], searches: Array.from({ length: 40_000 }, (_, i) => `s${i}.example`) } }, {}));
+  assert.equal(errs.length, 3);
+  for (const e of errs) assert.ok(e.length < 2048, e.slice(0, 200));
+  assert.match(errs[1]!, /^spec\.dnsConfig\.searches: Invalid value: \[\]string\{"s0\.example", .*\.\.\. \(40000 items\)\}: must not have more than 32 search paths$/);
+});
