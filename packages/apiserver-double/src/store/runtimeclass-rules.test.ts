@@ -3,12 +3,25 @@
 // write; ValidateRuntimeClass / ValidateRuntimeClassUpdate (pkg/apis/node/validation at v1.28) with the API
 // server's messages; the RuntimeClass admission plugin on pod create (plugin/pkg/admission/runtimeclass).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { CoreV1Api, KubeConfig, NodeV1Api, Watch, type V1Pod, type V1RuntimeClass } from '@kubernetes/client-node';
-import { startApiServerDouble } from '../server.ts';
+import { startApiServerDouble, type ApiServerDoubleOptions } from '../server.ts';
 import { rawRequest, statusOf, waitFor } from '../testing/wait.ts';
 
 const rc = (name: string, handler: string, extra: Partial<V1RuntimeClass> = {}): V1RuntimeClass => ({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name }, handler, ...extra });
+
+/** A double (stopped after the test) and clients: the node's kubeconfig, the admin's node.k8s.io and core APIs. */
+async function setup(t: TestContext, opts: ApiServerDoubleOptions = {}) {
+  const double = await startApiServerDouble(opts);
+  t.after(() => double.stop());
+  const load = (path: string) => {
+    const k = new KubeConfig();
+    k.loadFromFile(path);
+    return k;
+  };
+  const adminKc = load(double.adminKubeconfig());
+  return { double, nodeKc: load(double.kubeconfigFor('node-1')), admin: adminKc.makeApiClient(NodeV1Api), core: adminKc.makeApiClient(CoreV1Api) };
+}
 
 async function failure(p: Promise<unknown>) {
   try {
@@ -20,15 +33,7 @@ async function failure(p: Promise<unknown>) {
 }
 
 test('RuntimeClass: create, get, list and watch as a node; the node cannot write them', async (t) => {
-  const double = await startApiServerDouble({ authorizer: 'node' });
-  t.after(() => double.stop());
-  const kc = (path: string) => {
-    const k = new KubeConfig();
-    k.loadFromFile(path);
-    return k;
-  };
-  const nodeKc = kc(double.kubeconfigFor('node-1'));
-  const admin = kc(double.adminKubeconfig()).makeApiClient(NodeV1Api);
+  const { double, nodeKc, admin } = await setup(t, { authorizer: 'node' });
   const node = nodeKc.makeApiClient(NodeV1Api);
   const made = await admin.createRuntimeClass({ body: rc('sandboxed', 'userns', { overhead: { podFixed: { cpu: '250m', memory: '120Mi' } } }) });
   assert.equal(made.metadata?.namespace, undefined, 'cluster-scoped');
@@ -52,11 +57,7 @@ test('RuntimeClass: create, get, list and watch as a node; the node cannot write
 });
 
 test('RuntimeClass validation: handler a DNS-1123 label, overhead not negative, handler immutable', async (t) => {
-  const double = await startApiServerDouble();
-  t.after(() => double.stop());
-  const k = new KubeConfig();
-  k.loadFromFile(double.adminKubeconfig());
-  const admin = k.makeApiClient(NodeV1Api);
+  const { admin } = await setup(t);
   const label = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
   const cases: Array<[string, V1RuntimeClass, string]> = [
     ['empty handler', rc('a', ''), `RuntimeClass.node.k8s.io "a" is invalid: handler: Invalid value: "": ${label}`],
@@ -75,12 +76,7 @@ test('RuntimeClass validation: handler a DNS-1123 label, overhead not negative, 
 });
 
 test('RuntimeClass admission on pod create: class must exist, its podFixed overhead becomes spec.overhead', async (t) => {
-  const double = await startApiServerDouble();
-  t.after(() => double.stop());
-  const k = new KubeConfig();
-  k.loadFromFile(double.adminKubeconfig());
-  const admin = k.makeApiClient(NodeV1Api);
-  const core = k.makeApiClient(CoreV1Api);
+  const { admin, core } = await setup(t);
   await admin.createRuntimeClass({ body: rc('kata-fc', 'kata-fc', { overhead: { podFixed: { memory: '120Mi', cpu: '250m' } } }) });
   await admin.createRuntimeClass({ body: rc('plain', 'runc') });
   const pod = (name: string, runtimeClassName?: string, overhead?: Record<string, string>): V1Pod => ({
@@ -100,6 +96,6 @@ test('RuntimeClass admission on pod create: class must exist, its podFixed overh
   ];
   for (const [body, message] of cases) {
     const s = await failure(core.createNamespacedPod({ namespace: 'default', body }));
-    assert.deepEqual([s.code, s.reason, s.message], [403, 'Forbidden', message], body.metadata?.name);
+    assert.deepEqual([s.code, s.reason, s.message], [403, 'Forbidden', message], body.metadata?.name ?? '');
   }
 });

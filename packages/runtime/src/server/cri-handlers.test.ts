@@ -61,8 +61,8 @@ test('"userns": the pod in a user namespace of its own, the handler in the sandb
 });
 
 test('"runc" and "": the default pod (the host user namespace when the runtime is root)', async () => {
-  for (const [name, handler] of [['plain', ''], ['runc', 'runc']]) {
-    const pod = await runPod(name!, handler!);
+  for (const [name, handler] of [['plain', ''], ['runc', 'runc']] as const) {
+    const pod = await runPod(name, handler);
     assert.equal((await h.rt.PodSandboxStatus({ podSandboxId: pod.id })).status.runtimeHandler, handler);
     assert.equal(await uidMap(pod), root ? '0 0 4294967295' : `0 ${process.getuid?.()} 1`, name);
     await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
