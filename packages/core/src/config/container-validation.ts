@@ -90,7 +90,7 @@ export function validateContainers(spec: V1PodSpec, volumes: ReadonlyMap<string,
   for (const [i, c] of list.entries()) {
     const path = `spec.containers[${i}]`;
     errs.push(...validateCommon(c, volumes, path));
-    if (names.has(c.name)) errs.push(`${path}.name: Duplicate value: ${quote(c.name)}`);
+    if (names.has(c.name)) errs.push(`${path}.name: Duplicate value: ${quote(c.name ?? '')}`);
     names.add(c.name);
     errs.push(...validateLifecycle(c, path, grace), ...validateContainerProbes(c, path));
     if (c.restartPolicy !== undefined) errs.push(`${path}.restartPolicy: Forbidden: may not be set for non-init containers`);
@@ -108,7 +108,7 @@ export function validateInitContainers(spec: V1PodSpec, volumes: ReadonlyMap<str
     errs.push(...validateCommon(c, volumes, path));
     const rp = c.restartPolicy;
     if (rp !== undefined && rp !== 'Always') errs.push(notSupported(`${path}.restartPolicy`, rp, ['Always']));
-    if (names.has(c.name)) errs.push(`${path}.name: Duplicate value: ${quote(c.name)}`);
+    if (names.has(c.name)) errs.push(`${path}.name: Duplicate value: ${quote(c.name ?? '')}`);
     else if (c.name) names.add(c.name);
     errs.push(...hostPortConflicts([[i, c]], 'spec.initContainers'));
     if (rp === 'Always') errs.push(...validateLifecycle(c, path, grace), ...validateContainerProbes(c, path));

@@ -43,6 +43,12 @@ const rows: Row[] = [
   // validateContainerOnlyForPod.
   ['an image with a trailing space', onC0({ image: 'busybox ' }), [`${C}.image: Invalid value: "busybox ": must not have leading or trailing whitespace`]],
   ['two containers named alike', onSpec({ containers: [{ name: 'app', image: 'a' }, { name: 'app', image: 'b' }] }), ['spec.containers[1].name: Duplicate value: "app"']],
+  // validateContainerCommon: Required; validateContainers: a second empty name is also a duplicate of "".
+  ['two containers without names', onSpec({ containers: [{ name: '', image: 'a' }, { name: '', image: 'b' }] }), [
+    'spec.containers[0].name: Required value',
+    'spec.containers[1].name: Required value',
+    'spec.containers[1].name: Duplicate value: ""',
+  ]],
   ['an init container named as an app container', onSpec({ initContainers: [{ name: 'app', image: 'busybox' }] }), ['spec.initContainers[0].name: Duplicate value: "app"']],
   // validateContainerPorts.
   ['a port without containerPort', onC0({ ports: [{ name: 'http' } as never] }), [`${C}.ports[0].containerPort: Required value`]],
@@ -63,6 +69,10 @@ const rows: Row[] = [
   // validateContainers: restartPolicy is for init containers only.
   ['an app container with restartPolicy Always', onC0({ restartPolicy: 'Always' }), [`${C}.restartPolicy: Forbidden: may not be set for non-init containers`]],
   ['a preStop hook without a handler', onC0({ lifecycle: { preStop: {} } }), [`${C}.lifecycle.preStop: Required value: must specify a handler type`]],
+  // validateSleepAction (the sleep handler came in v1.29): within the pod's grace period (defaulted to 30).
+  ['a preStop sleep longer than the grace period', onC0({ lifecycle: { preStop: { sleep: { seconds: 60 } } } }), [
+    `${C}.lifecycle.preStop.sleep: Invalid value: 60: must be greater than 0 and less than terminationGracePeriodSeconds (30)`,
+  ]],
   // ValidateResourceRequirements.
   ['a request above the limit', onC0({ resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } }), [
     `${C}.resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1`,
