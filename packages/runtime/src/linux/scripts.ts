@@ -72,12 +72,13 @@ exec "$@"
  * namespace and execs the last step (BUSYBOX_STEP_SCRIPT) chrooted into the assembled root.
  * Args: root, workdir, uid, gid, unshare path, cgroup.procs files, env(1) path in the root ("" = busybox),
  * busybox path, static busybox (real path), setpriv path (empty = keep all capabilities), bounding set,
- * "--no-new-privs" or "", oom_score_adj or "", number of command words, the command and its args, the env words.
+ * "--no-new-privs" or "", oom_score_adj or "", supplementary groups, read-only paths and masked paths (each
+ * space-separated, checked by the runtime: under /proc or /sys), number of command words, the command and its args, the env words.
  */
 export const PAYLOAD_SCRIPT = `
 read -r S < /proc/self/stat; echo "pid \${S%% *}" >&3
 R="$1"; WD="$2"; U="$3"; G="$4"; UNSHARE="$5"; CG="$6"; ENVX="$7"; BB="$8"; BBS="$9"; shift 9
-SETPRIV="$1"; CAPS="$2"; NNP="$3"; OOM="$4"; SGS="$5"; NCMD="$6"; shift 6
+SETPRIV="$1"; CAPS="$2"; NNP="$3"; OOM="$4"; SGS="$5"; MASK="$6"; ROP="$7"; NCMD="$8"; shift 8
 fail() { echo "err $*" >&3; exit 128; }
 set -f
 # raising works everywhere; lowering needs CAP_SYS_RESOURCE, which these hosts lack (best effort, as containerd's restrict_oom_score_adj)
@@ -85,14 +86,16 @@ set -f
 unset NODELET_PAYLOAD
 for f in $CG; do echo 0 > "$f" 2>/dev/null || fail "cannot join cgroup $f"; done
 $BB mount -t proc proc "$R/proc" || fail "cannot mount /proc"
-if [ -n "$CAPS" ]; then
-  # as containerd's default: the kernel's global knobs read-only unless privileged
-  for p in sys sysrq-trigger irq bus; do
-    [ -e "$R/proc/$p" ] || continue
-    { $BB mount -o bind "$R/proc/$p" "$R/proc/$p" && $BB mount -o remount,bind,ro "$R/proc/$p"; } 2>/dev/null ||
-      [ "$p" != sys ] || fail "cannot make /proc/sys read-only"
-  done
-fi
+# the CRI readonlyPaths, then maskedPaths, as runc (none when privileged): a read-only bind of the path; an empty
+# read-only tmpfs over a directory, /dev/null over a file; a path the kernel does not have is skipped
+for p in $ROP; do
+  [ -e "$R$p" ] || continue
+  { $BB mount -o bind "$R$p" "$R$p" && $BB mount -o remount,bind,ro "$R$p"; } 2>/dev/null || fail "cannot make $p read-only"
+done
+for p in $MASK; do
+  if [ -d "$R$p" ]; then $BB mount -t tmpfs -o ro,nosuid,nodev,noexec tmpfs "$R$p" 2>/dev/null || fail "cannot mask $p"
+  elif [ -e "$R$p" ]; then $BB mount -o bind /dev/null "$R$p" 2>/dev/null || fail "cannot mask $p"; fi
+done
 # the env words in front of the command again
 i=0; while [ "$i" -lt "$NCMD" ]; do set -- "$@" "$1"; shift; i=$((i+1)); done
 if [ -n "$ENVX" ]; then set -- "$ENVX" -i -- "$@"
@@ -100,13 +103,14 @@ else
   exec 9< "\${BBS%/*}" || fail "cannot open the directory of $BBS"
   set -- "/proc/self/fd/9/\${BBS##*/}" sh -c '${BUSYBOX_STEP_SCRIPT}' env "$@"
 fi
-# unshare's -G drops the supplementary groups: with groups, setpriv sets them and the gid first (still root, the
-# chroot keeps working) and unshare only switches the uid after its chroot
-if [ -n "$U" ] && [ -n "$SGS" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -- "$@"
-  set -- "$SETPRIV" --groups "$SGS" --regid "\${G:-$U}" -- "$@"
-elif [ -n "$U" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -G "\${G:-$U}" -- "$@"
+# the user: setpriv sets the supplementary groups and the gid first (before the bounding set: it needs
+# CAP_SETGID), unshare switches the uid after its chroot, and only to a non-root uid (a root process already has
+# uid 0); without setpriv unshare's -G sets the gid and drops the supplementary groups
+if [ -n "$U" ] && [ -z "$SGS" ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -G "\${G:-$U}" -- "$@"
+elif [ -n "$U" ] && [ "$U" != 0 ]; then set -- "$UNSHARE" --root="$R" --wd="$WD" -S "$U" -- "$@"
 else set -- "$UNSHARE" --root="$R" --wd="$WD" -- "$@"; fi
 if [ -n "$CAPS" ]; then set -- "$SETPRIV" $NNP --bounding-set "$CAPS" -- "$@"; fi
+if [ -n "$U" ] && [ -n "$SGS" ]; then set -- "$SETPRIV" --groups "$SGS" --regid "\${G:-0}" -- "$@"; fi
 # between unshare's chroot and its chdir the cwd must already be inside the new root (an exec takes both)
 cd "$R" || fail "cannot enter $R"
 echo ok >&3; exec 3>&-
@@ -137,7 +141,8 @@ const WAITER_SCRIPT =
  * namespace), NODELET_READONLY=1 (read-only root), NODELET_UNSHARE/NODELET_SH/NODELET_BUSYBOX (host tool
  * paths; busybox optional), NODELET_NSENTER, NODELET_STATIC_BB (real path of a static busybox, or empty), NODELET_SETPRIV +
  * NODELET_CAPS (capability bounding set; empty = none set), NODELET_NNP ("--no-new-privs" or empty), NODELET_GROUPS
- * (supplementary groups "g1,g2" for a container run as a user; needs NODELET_SETPRIV),
+ * (supplementary groups "g1,g2" for a container run as a user; needs NODELET_SETPRIV), NODELET_MASKED_PATHS and
+ * NODELET_READONLY_PATHS (space-separated /proc and /sys paths; empty when privileged),
  * NODELET_OOM_SCORE_ADJ, NODELET_PAYLOAD (PAYLOAD_SCRIPT).
  */
 export const CONTAINER_INIT_SCRIPT = `
@@ -231,11 +236,12 @@ if [ -z "$ENVX" ]; then
 fi
 U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"
 SETPRIV="$NODELET_SETPRIV"; CAPS="$NODELET_CAPS"; NNP="$NODELET_NNP"; OOM="$NODELET_OOM_SCORE_ADJ"; SGS="$NODELET_GROUPS"
+MASK="$NODELET_MASKED_PATHS"; ROP="$NODELET_READONLY_PATHS"
 if [ -n "$NODELET_READONLY$HOSTRO" ]; then mnt -o remount,bind,ro "$R" || fail "cannot make the root read-only"; fi
 unset NODELET_ROOTFS NODELET_LOWER NODELET_DIR NODELET_OVERLAY NODELET_UID NODELET_GID NODELET_CGROUP_PROCS \\
   NODELET_NEWPID NODELET_READONLY NODELET_UNSHARE NODELET_SH NODELET_BUSYBOX NODELET_SETPRIV NODELET_CAPS NODELET_NNP \\
-  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB NODELET_NSENTER NODELET_GROUPS
-set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$SGS" "$(($# - NENV))" "$@"
+  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB NODELET_NSENTER NODELET_GROUPS NODELET_MASKED_PATHS NODELET_READONLY_PATHS
+set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$SGS" "$MASK" "$ROP" "$(($# - NENV))" "$@"
 # In a new pid namespace the first fork becomes its PID 1, so the waiter there forks nothing but the payload.
 [ -n "$NEWPID" ] && exec "$UNSHARE" --pid -- "$SH" -c '${WAITER_SCRIPT}' waiter "$SH" "$C/exit" "$@"
 "$SH" -c "$NODELET_PAYLOAD" payload "$@"

@@ -34,7 +34,7 @@ test('resolveProcessSpec env, workdir, user', () => {
   assert.deepEqual(r.spec.env, { A: '2', B: 'x=y', PATH: DEFAULT_PATH });
   assert.equal(r.spec.workingDir, '/w');
   assert.equal(r.spec.uid, 1000);
-  assert.equal(r.spec.gid, 1000);
+  assert.equal(r.spec.gid, 0, 'containerd WithUserID: a uid without a passwd entry gets gid 0');
   const named = resolveProcessSpec(config({ command: ['x'] }), image({ user: 'nobody' }), '/nonexistent');
   assert.equal(named.ok, false);
   const numeric = resolveProcessSpec(config({ command: ['x'] }), image({ user: '5:6' }), '/nonexistent');

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ContainerConfig__Output } from '../../../../proto/gen/runtime/v1/ContainerConfig.ts';
 import type { ImageConfig } from '../images/types.ts';
+import { resolveContainerUser } from './container-user.ts';
 
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -11,13 +10,15 @@ export interface ProcessSpec {
   workingDir: string;
   uid?: number;
   gid?: number;
+  /** Supplementary groups (container-user.ts): the gid, the image's groups of the user, the CRI ones. */
+  groups?: number[];
   stopSignal: string;
 }
 
 /**
  * The process a container runs, as containerd derives it: `command` replaces the image Entrypoint (and
  * then drops the image Cmd), `args` replaces the image Cmd; image env first, CRI envs override.
- * `rootfs` is used to resolve user names through <rootfs>/etc/passwd.
+ * `rootfs` is used to resolve the user through <rootfs>/etc/passwd and /etc/group (container-user.ts).
  */
 export function resolveProcessSpec(
   config: ContainerConfig__Output,
@@ -36,7 +37,7 @@ export function resolveProcessSpec(
   // KeyValue.value is `string` upstream; tolerate a bytes-typed proto too.
   for (const e of config.envs) if (e.key) env[e.key] = typeof e.value === 'string' ? e.value : Buffer.from(e.value ?? '').toString();
   env['PATH'] ??= DEFAULT_PATH;
-  const user = resolveUser(config, image, rootfs);
+  const user = resolveContainerUser(config.linux?.securityContext, image.user, rootfs);
   if (!user.ok) return user;
   return {
     ok: true,
@@ -44,39 +45,10 @@ export function resolveProcessSpec(
       argv,
       env,
       workingDir: config.workingDir || image.workingDir || '/',
-      ...(user.uid !== undefined ? { uid: user.uid, gid: user.gid ?? user.uid } : {}),
+      ...(user.uid !== undefined ? { uid: user.uid, gid: user.gid ?? 0, groups: user.groups ?? [] } : {}),
       stopSignal: stopSignalOf(config.stopSignal, image.stopSignal),
     },
   };
-}
-
-type UserResult = { ok: true; uid?: number; gid?: number } | { ok: false; message: string };
-
-function resolveUser(config: ContainerConfig__Output, image: ImageConfig, rootfs: string): UserResult {
-  const sc = config.linux?.securityContext;
-  const gid = sc?.runAsGroup ? sc.runAsGroup.value : undefined;
-  if (sc?.runAsUser) return { ok: true, uid: sc.runAsUser.value, gid };
-  const spec = sc?.runAsUsername || image.user;
-  if (!spec) return { ok: true, gid };
-  const [u = '', g] = spec.split(':');
-  const uid = /^\d+$/.test(u) ? Number(u) : lookup(join(rootfs, 'etc/passwd'), u, 2);
-  if (uid === undefined) return { ok: false, message: `no users found for "${u}" in /etc/passwd` };
-  let groupId = gid;
-  if (groupId === undefined && g) groupId = /^\d+$/.test(g) ? Number(g) : lookup(join(rootfs, 'etc/group'), g, 2);
-  if (groupId === undefined && !/^\d+$/.test(u)) groupId = lookup(join(rootfs, 'etc/passwd'), u, 3);
-  return { ok: true, uid, gid: groupId };
-}
-
-function lookup(file: string, name: string, field: number): number | undefined {
-  try {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      const f = line.split(':');
-      if (f[0] === name && f[field] !== undefined && /^\d+$/.test(f[field]!)) return Number(f[field]);
-    }
-  } catch {
-    /* no passwd */
-  }
-  return undefined;
 }
 
 /** CRI Signal enum name ("SIGNAL_SIGINT") or image StopSignal ("SIGINT", "2") to a node signal name. */

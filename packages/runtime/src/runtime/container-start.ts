@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { launch } from '../linux/launch.ts';
 import { boundingSet } from './capabilities.ts';
+import { protectedPaths } from './masked-paths.ts';
 import { envWords } from '../linux/host-env.ts';
 import { CONTAINER_INIT_SCRIPT, PAYLOAD_SCRIPT } from '../linux/scripts.ts';
 import { CriLogWriter } from '../logs/cri-log-writer.ts';
@@ -108,14 +109,18 @@ function buildEnv(ctx: RuntimeContext, rec: ContainerRecord, image: string): Rec
 }
 
 /**
- * Capability bounding set for the command. The exec step (`unshare --root`, `-S/-G`) needs sys_chroot
- * (and setuid/setgid when switching user), so those stay even when dropped.
+ * Capability bounding set for the command. The exec step (`unshare --root`, and `-S` when it switches to a
+ * non-root uid) needs sys_chroot and setuid, so those stay even when dropped; the groups and the gid are set
+ * before the bounding set (PAYLOAD_SCRIPT), unless the host has no setpriv (then unshare's -G needs setgid).
  */
 function capsEnv(ctx: RuntimeContext, rec: ContainerRecord, asUser: boolean): Record<string, string> {
   const sc = rec.config.linux?.securityContext;
   const set = boundingSet(sc);
   if (set === undefined || !ctx.bins.setpriv) return { NODELET_SETPRIV: '', NODELET_CAPS: '', NODELET_NNP: '' };
-  const need = ['sys_chroot', ...(asUser ? ['setuid', 'setgid'] : [])].filter((c) => !set.split(',').includes(`+${c}`));
+  const groupsBySetpriv = asUser && supplementaryGroups(ctx, rec) !== '';
+  const switchUid = asUser && (rec.uid !== 0 || !groupsBySetpriv);
+  const need = ['sys_chroot', ...(switchUid ? ['setuid'] : []), ...(asUser && !groupsBySetpriv ? ['setgid'] : [])]
+    .filter((c) => !set.split(',').includes(`+${c}`));
   return {
     NODELET_SETPRIV: ctx.bins.setpriv,
     NODELET_CAPS: [set, ...need.map((c) => `+${c}`)].join(','),
@@ -124,17 +129,18 @@ function capsEnv(ctx: RuntimeContext, rec: ContainerRecord, asUser: boolean): Re
 }
 
 /**
- * The CRI supplementalGroups (the kubelet puts fsGroup first) for a container run as a user, set by setpriv
- * before unshare switches the uid (unshare's -G would drop them). Without setpriv on the host they are left out.
+ * The supplementary groups (container-user.ts: the gid, the image's groups of the user, the CRI ones) of a
+ * container run as a user, set by setpriv before unshare switches the uid (unshare's -G would drop them).
+ * Without setpriv on the host they are left out.
  */
 function groupsEnv(ctx: RuntimeContext, rec: ContainerRecord, asUser: boolean): Record<string, string> {
   const groups = asUser ? supplementaryGroups(ctx, rec) : '';
   return groups ? { NODELET_SETPRIV: ctx.bins.setpriv!, NODELET_GROUPS: groups } : { NODELET_GROUPS: '' };
 }
 
-/** The container's supplementary groups for `setpriv --groups` ("1001,2000"), or '' (none, or no setpriv). */
+/** The container's supplementary groups for `setpriv --groups` ("0,1001"), or '' (none, or no setpriv). */
 export function supplementaryGroups(ctx: RuntimeContext, rec: ContainerRecord): string {
-  const groups = (rec.config.linux?.securityContext?.supplementalGroups ?? []).map(Number).filter((g) => Number.isInteger(g) && g >= 0 && g < 2 ** 32);
+  const groups = rec.groups ?? (rec.config.linux?.securityContext?.supplementalGroups ?? []).map(Number).filter((g) => Number.isInteger(g) && g >= 0 && g < 2 ** 32);
   if (groups.length === 0) return '';
   if (!ctx.bins.setpriv) {
     ctx.logger.warn('no setpriv on the host: supplementary groups not set', { id: rec.id, groups });
@@ -172,6 +178,8 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
   }
   const built = buildArgv(ctx, rec, sb, lower);
   if (!built.ok) return startFailed(ctx, rec, built.message);
+  const guarded = protectedPaths(rec.config.linux?.securityContext);
+  if (!guarded.ok) return startFailed(ctx, rec, guarded.message);
   const t0 = Date.now();
   setupCgroup(ctx, rec);
   const log = rec.logPath ? new CriLogWriter(rec.logPath) : undefined;
@@ -183,7 +191,8 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
   // tty: the container runs on a pty (its output is the terminal's); its stdin is a pipe kept open for attach.
   const pty = rec.config.tty ? ptyCommand(built.value) : { argv: built.value, env: {} };
   const stdin = rec.config.stdin || rec.config.tty ? 'pipe' : 'ignore';
-  const r = await launch(pty.argv, { env: { ...buildEnv(ctx, rec, lower), ...pty.env }, output: 'pipe', stdin });
+  const paths = { NODELET_MASKED_PATHS: guarded.masked.join(' '), NODELET_READONLY_PATHS: guarded.readonly.join(' ') };
+  const r = await launch(pty.argv, { env: { ...buildEnv(ctx, rec, lower), ...paths, ...pty.env }, output: 'pipe', stdin });
   pipeLogs(r.child.stdout, log, 'stdout');
   pipeLogs(r.child.stderr, log, 'stderr');
   r.child.once('close', () => log?.close());

@@ -59,7 +59,7 @@ export function toContainerStatus(c: ContainerRecord, image: ImageRecord | undef
     mounts: c.config.mounts,
     logPath: c.logPath,
     resources: c.config.linux?.resources ? { linux: c.config.linux.resources } : null,
-    ...(c.uid !== undefined ? { user: { linux: { uid: c.uid, gid: c.gid ?? c.uid, supplementalGroups: [] } } } : {}),
+    ...(c.uid !== undefined ? { user: { linux: { uid: c.uid, gid: c.gid ?? 0, supplementalGroups: c.groups ?? (c.config.linux?.securityContext?.supplementalGroups ?? []).map(Number) } } } : {}),
   };
 }
 

@@ -127,10 +127,14 @@ test('ExecSync: output, exit code, namespaces, timeout', async () => {
   assert.ok(Date.now() - t < 5000);
   await assert.rejects(h.rt.ExecSync({ containerId: id, cmd: ['nope'], timeout: 5 }), /executable file not found/);
   // an exec runs as the container's user with its supplementary groups (runc: the process's additionalGids)
-  const sc = { runAsUser: { value: 1000 }, supplementalGroups: [1001, 2000], namespaceOptions: { pid: 'CONTAINER' } };
+  // (runAsGroup set: without it the gid is that of uid 1000 in the host's /etc/passwd, else 0, as containerd's WithUserID)
+  const sc = { runAsUser: { value: 1000 }, runAsGroup: { value: 1000 }, supplementalGroups: [1001, 2000], namespaceOptions: { pid: 'CONTAINER' } };
   const asUser = await runContainer(pod, 'exec-groups', ['sleep', '1000'], { linux: { securityContext: sc } });
   const groups = await h.rt.ExecSync({ containerId: asUser, cmd: ['id', '-G'], timeout: 10 });
   assert.equal(groups.stdout.toString(), '1000 1001 2000\n');
+  // ContainerStatus reports the process's user: uid, gid and its groups (the gid first, as containerd's additionalGids)
+  const user = (await h.rt.ContainerStatus({ containerId: asUser })).status.user?.linux;
+  assert.deepEqual({ uid: Number(user?.uid), gid: Number(user?.gid), groups: user?.supplementalGroups.map(Number) }, { uid: 1000, gid: 1000, groups: [1000, 1001, 2000] });
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
 });
 
@@ -180,7 +184,8 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
     ['user', 'echo $(id -u):$(id -g)', { linux: { securityContext: { runAsUser: { value: 65534 }, runAsGroup: { value: 65534 }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^65534:65534$/],
     // CRI supplementalGroups (the kubelet puts fsGroup first) are the process's groups; without them none are kept
     ['groups', 'id -G', { linux: { securityContext: { runAsUser: { value: 1000 }, runAsGroup: { value: 1000 }, supplementalGroups: [1001, 2000], namespaceOptions: { pid: 'CONTAINER' } } } }, /^1000 1001 2000$/],
-    ['nogroups', 'id -G', { linux: { securityContext: { runAsUser: { value: 1000 }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^1000$/],
+    // a uid the image's /etc/passwd lacks gets gid 0 and no other group (containerd's WithUserID / WithAdditionalGIDs)
+    ['nogroups', 'echo $(id -u) $(id -G)', { linux: { securityContext: { runAsUser: { value: 4242 }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^4242 0$/],
     ['rw', 'cat /data/in && echo out > /data/out && echo wrote', { mounts: [{ containerPath: '/data', hostPath: data }] }, /^from-hostwrote$/m],
     ['ro', 'echo x > /data/ro-test || echo refused', { mounts: [{ containerPath: '/data', hostPath: data, readonly: true }] }, /refused$/],
     // /var/run is a symlink to /run: the mount point resolves inside the root, never on the host's /run
@@ -193,6 +198,10 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
     // a value with a space is one value (runc writes it whole): the kernel echoes the range tab-separated
     ['sysctlspace', 'cat /proc/sys/net/ipv4/ip_local_port_range', {}, /^1024\t65535$/],
     ['oomadj', 'cat /proc/self/oom_score_adj', { linux: { resources: { oomScoreAdj: 1000 }, securityContext: { namespaceOptions: { pid: 'CONTAINER' } } } }, /^1000$/],
+    // CRI maskedPaths / readonlyPaths: none sent → containerd's defaults (files read as /dev/null, directories empty)
+    ['masked', 'wc -c < /proc/timer_list; ls -A /sys/firmware | wc -l; (echo x > /proc/sysrq-trigger) 2>/dev/null || echo ro-sysrq', {}, /^0\n0\nro-sysrq$/],
+    ['ownmasks', 'wc -c < /proc/cpuinfo; head -c 1 /proc/timer_list | wc -c',
+      { linux: { securityContext: { maskedPaths: ['/proc/cpuinfo'], readonlyPaths: ['/proc/sys'], namespaceOptions: { pid: 'CONTAINER' } } } }, /^0\n1$/],
     ['privileged', 'grep CapBnd /proc/self/status', { linux: { securityContext: { privileged: true, namespaceOptions: { pid: 'CONTAINER' } } } }, /^CapBnd:\s+0{5}1fff/m],
   ];
   for (const [name, script, extra, want] of cases) {

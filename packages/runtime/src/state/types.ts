@@ -57,5 +57,7 @@ export interface ContainerRecord {
   workingDir: string;
   uid?: number;
   gid?: number;
+  /** Supplementary groups set for the process (absent in records of older runtimes: the CRI list then). */
+  groups?: number[];
   stopSignal: string;
 }
