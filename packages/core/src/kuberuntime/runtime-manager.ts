@@ -285,6 +285,7 @@ export class KubeRuntimeManager implements Runtime {
       nodeName: this.config.nodeName,
       hostIPs: this.hostIPs,
       fs: this.deps.fs,
+      ...(this.config.rootDir ? { security: { seccompRoot: `${this.config.rootDir.replace(/\/$/, '')}/seccomp` } } : {}),
       ...(this.deps.volumes ? { volumes: this.deps.volumes } : {}),
       ...(this.deps.objects ? { objects: this.deps.objects } : {}),
       ...(this.deps.allocatable ? { allocatable: this.deps.allocatable } : {}),
