@@ -1,4 +1,4 @@
-import { hostname as osHostname, networkInterfaces } from 'node:os';
+import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { PodSandboxConfig__Output } from '../../../../proto/gen/runtime/v1/PodSandboxConfig.ts';
@@ -38,7 +38,8 @@ export async function runSandbox(ctx: RuntimeContext, config: PodSandboxConfig__
   const cgroupParent = normaliseCgroupPath(config.linux?.cgroupParent);
   const rec: SandboxRecord = {
     id, config, runtimeHandler: handler, state: 'SANDBOX_NOTREADY', createdAt: nowNs(), namespaces: ns,
-    ip: ns.net ? '' : hostIp(), cgroupParent,
+    // A host-network sandbox reports no IP, as containerd: the kubelet gives such a pod the node's IPs (--node-ip).
+    ip: '', cgroupParent,
   };
   if (ctx.cgroups) {
     const made = ctx.cgroups.create(cgroupParent);
@@ -215,12 +216,4 @@ function writeSandboxFiles(dir: string, config: PodSandboxConfig__Output, hostna
     }
   }
   writeFileSync(join(dir, 'resolv.conf'), resolv);
-}
-
-/** The host's first non-internal IPv4 address: a hostNetwork pod's IP. */
-export function hostIp(): string {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return '';
 }

@@ -110,10 +110,12 @@ test('GetContainerEvents streams created, started, stopped, deleted', async () =
   stream.cancel();
 });
 
-test('host network pod: host IP, no own network namespace', async () => {
+// containerd's PodSandboxStatus reports no IP for a host-network sandbox (seen on containerd 1.6 here): the kubelet
+// gives the pod the node's IPs (--node-ip), not the runtime's guess of a host address.
+test('host network pod: no IP from the runtime, no own network namespace', async () => {
   const p = await pod('hostnet', { hostname: '', linux: { securityContext: { namespaceOptions: { network: 'NODE' } } } });
   const st = await h.rt.PodSandboxStatus({ podSandboxId: p.id, verbose: true });
-  assert.notEqual(st.status.network.ip, '');
+  assert.equal(st.status.network.ip, '');
   assert.equal(st.status.linux.namespaces.options.network, 'NODE');
   const id = await start(p, 'net', ['sh', '-c', 'readlink /proc/self/ns/net']);
   await exited(id);
