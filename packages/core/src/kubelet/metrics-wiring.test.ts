@@ -54,3 +54,11 @@ test('gauges are recomputed at scrape time from the status cache', async () => {
   assert.match(body, /kubelet_desired_pods\{static="true"\} 1\n/);
   assert.match(body, /kubelet_active_pods\{static="true"\} 1\n/);
 });
+
+test('kubelet_managed_ephemeral_containers: the ephemeral containers in the pods on the node (basic_manager.go updateMetrics)', async () => {
+  const pods = [{ uid: 'u1', static: false, ephemeralContainers: 2 }, { uid: 'u2', static: false, ephemeralContainers: 0 }, { uid: 'u3', static: true }];
+  const w = new KubeletMetricsWiring({ clock: new FakeClock(0), nodeName: 'n1', pods: () => pods, status: () => undefined, active: () => true });
+  assert.match((await w.exposition()).body, /^kubelet_managed_ephemeral_containers 2$/m);
+  pods[1]!.ephemeralContainers = 1;
+  assert.match((await w.exposition()).body, /^kubelet_managed_ephemeral_containers 3$/m);
+});

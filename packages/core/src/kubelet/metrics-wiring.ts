@@ -15,6 +15,8 @@ export interface PodView {
   uid: string;
   /** From the file or HTTP source (static pods). */
   static: boolean;
+  /** spec.ephemeralContainers of the pod (kubelet_managed_ephemeral_containers). */
+  ephemeralContainers?: number;
 }
 
 export interface KubeletMetricsWiringDeps {
@@ -90,6 +92,7 @@ export class KubeletMetricsWiring {
       for (const c of st?.containerStatuses ?? []) states.set(c.state, (states.get(c.state) ?? 0) + 1);
     }
     m.runningPods.set(runningPods);
+    m.managedEphemeralContainers.set(pods.reduce((n, p) => n + (p.ephemeralContainers ?? 0), 0));
     for (const [state, n] of states) m.runningContainers.set({ container_state: state }, n);
     for (const stat of [true, false]) {
       const group = pods.filter((p) => p.static === stat);

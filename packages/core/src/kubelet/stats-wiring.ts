@@ -92,7 +92,7 @@ export class NodeStats implements StatsApi {
     this.kubeletMetrics = new KubeletMetricsWiring({
       clock: deps.clock,
       nodeName: config.nodeName,
-      pods: () => deps.pods().map((p) => ({ uid: p.metadata?.uid ?? '', static: isStaticPod(p) })),
+      pods: () => deps.pods().map((p) => ({ uid: p.metadata?.uid ?? '', static: isStaticPod(p), ephemeralContainers: p.spec?.ephemeralContainers?.length ?? 0 })),
       status: deps.status,
       active: deps.active,
     });
