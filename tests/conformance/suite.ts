@@ -22,12 +22,13 @@ import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
 import { defineDownwardApiScenarios } from './scenarios-downward-api.ts';
 import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
+import { defineSidecarScenarios } from './scenarios-sidecar.ts';
 import { defineNetworkingScenarios } from './scenarios-networking.ts';
 
 type DefineScenarios = (ctx: SuiteContext) => void;
 
-/** Pods, disruption, the active deadline and log rotation. */
-export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios, defineLogRotationScenarios];
+/** Pods, disruption, the active deadline, log rotation and sidecar containers. */
+export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios, defineLogRotationScenarios, defineSidecarScenarios];
 
 /** The behaviours upstream [NodeConformance] specs check (docs/conformance.md). */
 export const nodeConformanceScenarios: DefineScenarios[] = [

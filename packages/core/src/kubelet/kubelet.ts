@@ -183,8 +183,9 @@ export class Kubelet implements KubeletApi {
       { handlers: this.handlers, clock, logger: logger.child('sync-loop'), pleg: this.pleg.watch() },
       { syncTickMs: config.syncTickMs ?? 1_000, housekeepingMs: config.housekeepingPeriodMs ?? 2_000 },
     );
-    // Liveness / startup failures reach the pod through the sync loop (computePodActions restarts the container).
-    this.probes.onFailure((update) => this.syncLoop.push({ kind: 'probe', update }));
+    // Liveness / startup failures reach the pod through the sync loop (computePodActions restarts the container),
+    // and so does a startup success (the next init container may start after a sidecar).
+    this.probes.onProbeSync((update) => this.syncLoop.push({ kind: 'probe', update }));
     this.logManager = config.containerLog ? new ContainerLogManager({ cri, clock, logger: deps.logger.child('container-log-manager'), fs: deps.logRotationFs ?? nodeLogRotationFs }, config.containerLog) : undefined;
     this.sources = buildPodSources(deps, config, { podConfig: this.podConfig, recorder: this.recorder, ...(this.api ? { apiSource: this.api.source } : {}) });
   }

@@ -228,11 +228,12 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     if (pod && !this.rejected.has(e.uid)) this.ctx.workers().updatePod({ updateType: 'sync', pod });
   }
 
-  /** kubelet.go handleProbeSync: a liveness/startup failure syncs the pod (computePodActions restarts). */
+  /** kubelet.go handleProbeSync: a liveness/startup failure or a startup success syncs the pod (computePodActions). */
   handleProbeSync(u: ResultUpdate): void {
     const pod = this.ctx.podManager.getPodByUid(u.podUid);
     if (!pod || this.rejected.has(u.podUid)) return;
-    this.ctx.logger.info('SyncLoop (probe)', { probe: u.probeType, status: 'unhealthy', pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
+    const status = u.probeType === 'startup' ? (u.result === 'success' ? 'started' : 'unstarted') : 'unhealthy';
+    this.ctx.logger.info('SyncLoop (probe)', { probe: u.probeType, status, pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
     this.ctx.workers().updatePod({ updateType: 'sync', pod });
   }
 

@@ -1,7 +1,7 @@
 /**
  * The kubelet's probe wiring: the probe manager (fed by the status manager, flipping ready/started back into
  * it), its own /metrics/probes registry and the ProbesApi facade. Liveness/startup failures are not acted on
- * here: the kubelet feeds them to the sync loop (`onFailure`), and computePodActions kills and restarts.
+ * here: the kubelet feeds them to the sync loop (`onProbeSync`), and computePodActions kills and restarts.
  */
 import { Registry } from 'prom-client';
 import type { CriClient } from '../cri/types.ts';
@@ -64,11 +64,15 @@ export class KubeletProbes implements ProbesApi {
   }
 
   /**
-   * Liveness and startup failures (the kubelet's livenessManager / startupManager Updates() channels, read by
-   * syncLoopIteration). Returns the unsubscribe function.
+   * The results that sync the pod (the kubelet's livenessManager / startupManager Updates() channels, read by
+   * syncLoopIteration): liveness and startup failures, and a startup success (a sidecar that started lets the
+   * next init container start). Returns the unsubscribe function.
    */
-  onFailure(listener: (u: ResultUpdate) => void): () => void {
-    const unsubs = [this.manager.liveness, this.manager.startup].map((r) => r.onUpdate((u) => u.result === 'failure' && listener(u)));
+  onProbeSync(listener: (u: ResultUpdate) => void): () => void {
+    const unsubs = [
+      this.manager.liveness.onUpdate((u) => u.result === 'failure' && listener(u)),
+      this.manager.startup.onUpdate((u) => u.result !== 'unknown' && listener(u)),
+    ];
     return () => unsubs.forEach((u) => u());
   }
 
