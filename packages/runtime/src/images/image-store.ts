@@ -13,6 +13,7 @@ import { HOST_IMAGE_CONFIG, HOST_IMAGE_ID, hostImageRecord } from './host-image.
 import { blobsOf, reclaimableBytes, storeOverhead, type Usage } from './image-sizes.ts';
 import { parseConfig, toImageConfig, userOf } from './oci.ts';
 import { fetchImage } from './pull.ts';
+import { registryFetch } from './http-fetch.ts';
 import { formatReference, looksLikeId, parseReference, repoName } from './reference.ts';
 import { loadIndex, saveIndex, type StoredImage } from './store-index.ts';
 import { HOST_IMAGE_REF } from './types.ts';
@@ -127,7 +128,7 @@ export class ImageStore implements ImageStoreApi {
   private async doPull(key: string, ref: Parameters<typeof fetchImage>[1], opts: PullOptions): Promise<PullResult> {
     const now = this.deps.now ?? Date.now;
     const started = now();
-    const fetched = await fetchImage({ blobs: this.blobs, fetch: this.deps.fetch ?? globalThis.fetch, insecure: this.cfg.insecureRegistries ?? [] }, ref, opts);
+    const fetched = await fetchImage({ blobs: this.blobs, fetch: this.deps.fetch ?? registryFetch, insecure: this.cfg.insecureRegistries ?? [] }, ref, opts);
     if (!fetched.ok) {
       this.deps.logger.warn('image pull failed', { ref: key, reason: fetched.reason, message: fetched.message });
       return fetched;

@@ -91,7 +91,7 @@ export interface ImageStoreDeps {
   /** Everything lives under here: blobs/, rootfs/, index.json. */
   rootDir: string;
   logger: ImageLogger;
-  /** Injected fetch (defaults to globalThis.fetch). */
+  /** Injected fetch (defaults to registryFetch, http-fetch.ts: node:http, no bad-port list). */
   fetch?: typeof globalThis.fetch;
   /** Wall clock in ms for last-used times (defaults to Date.now). */
   now?: () => number;
