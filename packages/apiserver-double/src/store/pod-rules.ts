@@ -22,6 +22,19 @@ export function defaultContainer(c: Record<string, any>): void {
   }
   c.resources ??= {};
   for (const p of c.ports ?? []) p.protocol ??= 'TCP';
+  // SetDefaults_Probe (zeros too: Go's zero value is "unset") and SetDefaults_HTTPGetAction.
+  for (const p of [c.livenessProbe, c.readinessProbe, c.startupProbe]) {
+    if (!p || typeof p !== 'object') continue;
+    p.timeoutSeconds ||= 1;
+    p.periodSeconds ||= 10;
+    p.successThreshold ||= 1;
+    p.failureThreshold ||= 3;
+  }
+  for (const h of [c.livenessProbe, c.readinessProbe, c.startupProbe, c.lifecycle?.postStart, c.lifecycle?.preStop]) {
+    if (!h || typeof h !== 'object' || !h.httpGet || typeof h.httpGet !== 'object') continue;
+    h.httpGet.path ||= '/';
+    h.httpGet.scheme ||= 'HTTP';
+  }
 }
 
 /** Defaults applied on create, as the real API defaulting + admission (DefaultTolerationSeconds) do. */
@@ -38,6 +51,8 @@ export function defaultPod(pod: KubeObject): void {
   spec.serviceAccountName ??= spec.serviceAccount ?? 'default';
   spec.serviceAccount ??= spec.serviceAccountName;
   for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) defaultContainer(c);
+  // SetDefaults_Pod: with hostNetwork, a port's hostPort defaults to its containerPort.
+  if (spec.hostNetwork) for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])]) for (const p of c.ports ?? []) p.hostPort ||= p.containerPort;
   const tolerations: any[] = (spec.tolerations ??= []);
   for (const key of ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']) {
     if (!tolerations.some((t) => t.key === key))

@@ -139,3 +139,16 @@ test('createUnvalidated stores a pod the API server refuses (defaulted), for tes
   assert.equal(stored.spec.restartPolicy, 'Always');
   assert.equal(reg.get(pods, 'default', 'x').metadata.uid, stored.metadata.uid);
 });
+
+test('probes and hooks are stored defaulted (SetDefaults_Probe, SetDefaults_HTTPGetAction), a hostNetwork port gets its hostPort (SetDefaults_Pod); a 0 period is accepted as the real API server does', () => {
+  const { reg, pods } = setup();
+  const probe = { httpGet: { port: 8080 }, periodSeconds: 0 };
+  const out = reg.create(pods, 'default', podWith({
+    hostNetwork: true,
+    containers: [{ name: 'c', image: 'busybox', ports: [{ containerPort: 8080 }], readinessProbe: probe, lifecycle: { preStop: { httpGet: { port: 8080 } } } }],
+  }));
+  const c = out.spec.containers[0];
+  assert.deepEqual(c.readinessProbe, { httpGet: { port: 8080, path: '/', scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 });
+  assert.deepEqual(c.lifecycle.preStop.httpGet, { port: 8080, path: '/', scheme: 'HTTP' });
+  assert.deepEqual(c.ports, [{ containerPort: 8080, protocol: 'TCP', hostPort: 8080 }]);
+});
