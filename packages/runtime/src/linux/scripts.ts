@@ -67,18 +67,27 @@ exec "$@"
 `;
 
 /**
+ * Loads a seccomp filter and execs its arguments: perl's syscall() is seccomp(SECCOMP_SET_MODE_FILTER, 0,
+ * &struct sock_fprog { len, filter }) (x86_64 number 317); the filter comes as hex in the first argument.
+ * (perl-base is essential on Debian: no compiler is needed to build a loader.)
+ */
+export const SECCOMP_LOADER =
+  'my $f = pack("H*", shift @ARGV); syscall(317, 1, 0, pack("S x6 P", length($f) / 8, $f)) == 0 or die "nodelet: cannot load the seccomp filter: $!\\n"; exec { $ARGV[0] } @ARGV or die "nodelet: exec $ARGV[0]: $!\\n";';
+
+/**
  * The container's first process, exec'd by the waiter (below) into a child: inside the container's pid
  * namespace it reports its host pid, joins the cgroups (writing 0 = itself), mounts /proc for its
  * namespace and execs the last step (BUSYBOX_STEP_SCRIPT) chrooted into the assembled root.
  * Args: root, workdir, uid, gid, unshare path, cgroup.procs files, env(1) path in the root ("" = busybox),
  * busybox path, static busybox (real path), setpriv path (empty = keep all capabilities), bounding set,
  * "--no-new-privs" or "", oom_score_adj or "", supplementary groups, read-only paths and masked paths (each
- * space-separated, checked by the runtime: under /proc or /sys), number of command words, the command and its args, the env words.
+ * space-separated, checked by the runtime: under /proc or /sys), the seccomp filter (hex) or "", perl's path,
+ * number of command words, the command and its args, the env words.
  */
 export const PAYLOAD_SCRIPT = `
 read -r S < /proc/self/stat; echo "pid \${S%% *}" >&3
 R="$1"; WD="$2"; U="$3"; G="$4"; UNSHARE="$5"; CG="$6"; ENVX="$7"; BB="$8"; BBS="$9"; shift 9
-SETPRIV="$1"; CAPS="$2"; NNP="$3"; OOM="$4"; SGS="$5"; MASK="$6"; ROP="$7"; NCMD="$8"; shift 8
+SETPRIV="$1"; CAPS="$2"; NNP="$3"; OOM="$4"; SGS="$5"; MASK="$6"; ROP="$7"; SCMP="$8"; PERL="$9"; NCMD="\${10}"; shift 10
 fail() { echo "err $*" >&3; exit 128; }
 set -f
 # raising works everywhere; lowering needs CAP_SYS_RESOURCE, which these hosts lack (best effort, as containerd's restrict_oom_score_adj)
@@ -111,6 +120,9 @@ elif [ -n "$U" ] && [ "$U" != 0 ]; then set -- "$UNSHARE" --root="$R" --wd="$WD"
 else set -- "$UNSHARE" --root="$R" --wd="$WD" -- "$@"; fi
 if [ -n "$CAPS" ]; then set -- "$SETPRIV" $NNP --bounding-set "$CAPS" -- "$@"; fi
 if [ -n "$U" ] && [ -n "$SGS" ]; then set -- "$SETPRIV" --groups "$SGS" --regid "\${G:-0}" -- "$@"; fi
+# the seccomp filter first, while the process still holds CAP_SYS_ADMIN (no no_new_privs needed, as runc does it
+# before dropping privileges): it then covers the steps above, which the profiles allow (default-profile.ts)
+if [ -n "$SCMP" ]; then set -- "$PERL" -e '${SECCOMP_LOADER}' "$SCMP" "$@"; fi
 # between unshare's chroot and its chdir the cwd must already be inside the new root (an exec takes both)
 cd "$R" || fail "cannot enter $R"
 echo ok >&3; exec 3>&-
@@ -142,7 +154,8 @@ const WAITER_SCRIPT =
  * paths; busybox optional), NODELET_NSENTER, NODELET_STATIC_BB (real path of a static busybox, or empty), NODELET_SETPRIV +
  * NODELET_CAPS (capability bounding set; empty = none set), NODELET_NNP ("--no-new-privs" or empty), NODELET_GROUPS
  * (supplementary groups "g1,g2" for a container run as a user; needs NODELET_SETPRIV), NODELET_MASKED_PATHS and
- * NODELET_READONLY_PATHS (space-separated /proc and /sys paths; empty when privileged),
+ * NODELET_READONLY_PATHS (space-separated /proc and /sys paths; empty when privileged), NODELET_SECCOMP (the
+ * filter, hex) and NODELET_PERL,
  * NODELET_OOM_SCORE_ADJ, NODELET_PAYLOAD (PAYLOAD_SCRIPT).
  */
 export const CONTAINER_INIT_SCRIPT = `
@@ -236,12 +249,13 @@ if [ -z "$ENVX" ]; then
 fi
 U="$NODELET_UID"; G="$NODELET_GID"; CG="$NODELET_CGROUP_PROCS"; NEWPID="$NODELET_NEWPID"
 SETPRIV="$NODELET_SETPRIV"; CAPS="$NODELET_CAPS"; NNP="$NODELET_NNP"; OOM="$NODELET_OOM_SCORE_ADJ"; SGS="$NODELET_GROUPS"
-MASK="$NODELET_MASKED_PATHS"; ROP="$NODELET_READONLY_PATHS"
+MASK="$NODELET_MASKED_PATHS"; ROP="$NODELET_READONLY_PATHS"; SCMP="$NODELET_SECCOMP"; PERL="$NODELET_PERL"
 if [ -n "$NODELET_READONLY$HOSTRO" ]; then mnt -o remount,bind,ro "$R" || fail "cannot make the root read-only"; fi
 unset NODELET_ROOTFS NODELET_LOWER NODELET_DIR NODELET_OVERLAY NODELET_UID NODELET_GID NODELET_CGROUP_PROCS \\
   NODELET_NEWPID NODELET_READONLY NODELET_UNSHARE NODELET_SH NODELET_BUSYBOX NODELET_SETPRIV NODELET_CAPS NODELET_NNP \\
-  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB NODELET_NSENTER NODELET_GROUPS NODELET_MASKED_PATHS NODELET_READONLY_PATHS
-set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$SGS" "$MASK" "$ROP" "$(($# - NENV))" "$@"
+  NODELET_OOM_SCORE_ADJ NODELET_STATIC_BB NODELET_NSENTER NODELET_GROUPS NODELET_MASKED_PATHS NODELET_READONLY_PATHS \\
+  NODELET_SECCOMP NODELET_PERL
+set -- "$R" "$WD" "$U" "$G" "$UNSHARE" "$CG" "$ENVX" "$BB" "$BBS" "$SETPRIV" "$CAPS" "$NNP" "$OOM" "$SGS" "$MASK" "$ROP" "$SCMP" "$PERL" "$(($# - NENV))" "$@"
 # In a new pid namespace the first fork becomes its PID 1, so the waiter there forks nothing but the payload.
 [ -n "$NEWPID" ] && exec "$UNSHARE" --pid -- "$SH" -c '${WAITER_SCRIPT}' waiter "$SH" "$C/exit" "$@"
 "$SH" -c "$NODELET_PAYLOAD" payload "$@"

@@ -9,6 +9,7 @@ import { killTree, signal } from '../util/proc.ts';
 import { nowNs } from '../util/time.ts';
 import type { RuntimeContext } from './context.ts';
 import { resolveProcessSpec } from './container-spec.ts';
+import { seccompFilter } from './seccomp/profile.ts';
 import { userNamespaceIdError } from './handlers.ts';
 import { fail, ok, type OpResult } from './result.ts';
 import { waitExited } from './watch.ts';
@@ -39,6 +40,8 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
   if (!spec.ok) return fail('UNKNOWN', `failed to generate container spec: ${spec.message}`);
   const idError = userNamespaceIdError(sb.runtimeHandler, ctx.privileged, spec.spec.uid, spec.spec.gid);
   if (idError) return fail('INVALID_ARGUMENT', `failed to generate container spec: ${idError}`);
+  const seccomp = seccompFilter(config.linux?.securityContext, !!ctx.bins.perl);
+  if (!seccomp.ok) return fail('UNKNOWN', `failed to generate container spec: ${seccomp.message}`);
   spec.spec.env['HOSTNAME'] ??= sb.namespaces.uts ? sb.config.hostname : hostname();
   const id = newId();
   const dir = containerDir(ctx, id);
@@ -72,7 +75,7 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
   const rec: ContainerRecord = {
     id, sandboxId: sb.id, config, image: shownImage, imageId: image.id, state: 'CONTAINER_CREATED',
     createdAt: nowNs(), startedAt: 0, finishedAt: 0, exitCode: 0, reason: '', message: '',
-    logPath, cgroupPath: `${sb.cgroupParent}/${id}`, ...spec.spec,
+    logPath, cgroupPath: `${sb.cgroupParent}/${id}`, ...spec.spec, ...(seccomp.filter ? { seccomp: seccomp.filter.toString('hex') } : {}),
   };
   ctx.images.touch(image.id);
   ctx.store.saveContainer(rec);

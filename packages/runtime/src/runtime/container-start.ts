@@ -191,7 +191,10 @@ export async function startContainer(ctx: RuntimeContext, id: string): Promise<O
   // tty: the container runs on a pty (its output is the terminal's); its stdin is a pipe kept open for attach.
   const pty = rec.config.tty ? ptyCommand(built.value) : { argv: built.value, env: {} };
   const stdin = rec.config.stdin || rec.config.tty ? 'pipe' : 'ignore';
-  const paths = { NODELET_MASKED_PATHS: guarded.masked.join(' '), NODELET_READONLY_PATHS: guarded.readonly.join(' ') };
+  const paths = {
+    NODELET_MASKED_PATHS: guarded.masked.join(' '), NODELET_READONLY_PATHS: guarded.readonly.join(' '),
+    NODELET_SECCOMP: rec.seccomp && ctx.bins.perl ? rec.seccomp : '', NODELET_PERL: ctx.bins.perl ?? '',
+  };
   const r = await launch(pty.argv, { env: { ...buildEnv(ctx, rec, lower), ...paths, ...pty.env }, output: 'pipe', stdin });
   pipeLogs(r.child.stdout, log, 'stdout');
   pipeLogs(r.child.stderr, log, 'stderr');

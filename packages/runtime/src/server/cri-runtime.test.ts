@@ -202,6 +202,9 @@ test('container spec: working dir, run-as user, CRI mounts, shared pod pid names
     ['masked', 'wc -c < /proc/timer_list; ls -A /sys/firmware | wc -l; (echo x > /proc/sysrq-trigger) 2>/dev/null || echo ro-sysrq', {}, /^0\n0\nro-sysrq$/],
     ['ownmasks', 'wc -c < /proc/cpuinfo; head -c 1 /proc/timer_list | wc -c',
       { linux: { securityContext: { maskedPaths: ['/proc/cpuinfo'], readonlyPaths: ['/proc/sys'], namespaceOptions: { pid: 'CONTAINER' } } } }, /^0\n1$/],
+    // CRI seccomp RuntimeDefault: the process runs in filter mode (seccomp/seccomp.test.ts checks what it refuses)
+    ['seccomp', 'grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status', { linux: { securityContext: { seccomp: { profileType: 'RuntimeDefault' }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^NoNewPrivs:\s+0\nSeccomp:\s+2$/],
+    ['unconfined', 'grep "^Seccomp:" /proc/self/status', { linux: { securityContext: { seccomp: { profileType: 'Unconfined' }, namespaceOptions: { pid: 'CONTAINER' } } } }, /^Seccomp:\s+0$/],
     ['privileged', 'grep CapBnd /proc/self/status', { linux: { securityContext: { privileged: true, namespaceOptions: { pid: 'CONTAINER' } } } }, /^CapBnd:\s+0{5}1fff/m],
   ];
   for (const [name, script, extra, want] of cases) {

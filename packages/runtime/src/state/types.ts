@@ -59,5 +59,7 @@ export interface ContainerRecord {
   gid?: number;
   /** Supplementary groups set for the process (absent in records of older runtimes: the CRI list then). */
   groups?: number[];
+  /** The seccomp BPF program (hex of struct sock_filter[]) loaded before the command; absent = none. */
+  seccomp?: string;
   stopSignal: string;
 }

@@ -28,6 +28,8 @@ export interface HostBinaries {
   busybox?: string;
   /** util-linux setpriv, to drop capabilities (without it containers keep every capability). */
   setpriv?: string;
+  /** perl (Debian's perl-base, an essential package): loads a container's seccomp filter (runtime/seccomp/). */
+  perl?: string;
 }
 
 /** The host tools the runtime needs; a missing required tool is a startup failure. */
@@ -41,5 +43,5 @@ export function hostBinaries(): { ok: true; bins: HostBinaries } | { ok: false; 
     const p = findBinary(name);
     return p ? { [name]: p } : {};
   };
-  return { ok: true, bins: { sh, unshare, nsenter, ...opt('catatonit'), ...opt('busybox'), ...opt('setpriv') } };
+  return { ok: true, bins: { sh, unshare, nsenter, ...opt('catatonit'), ...opt('busybox'), ...opt('setpriv'), ...opt('perl') } };
 }
