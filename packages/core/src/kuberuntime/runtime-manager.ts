@@ -255,6 +255,7 @@ export class KubeRuntimeManager implements Runtime {
       // As createPodSandbox + SyncPod: the step's message names the pod, the event carries the error.
       this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${errText(err)}`);
       const message = `${stage} ${JSON.stringify(formatPod(pod))}: ${errText(err)}`;
+      this.log.error('CreatePodSandbox for pod failed', { pod: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, reason: 'CreatePodSandboxError', err: message });
       return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: [] };
     }
   }

@@ -10,7 +10,7 @@ import { nowNs } from '../util/time.ts';
 import type { RuntimeContext } from './context.ts';
 import { resolveProcessSpec } from './container-spec.ts';
 import { seccompFilter } from './seccomp/profile.ts';
-import { userNamespaceIdError } from './handlers.ts';
+import { ownUserNamespace, userNamespaceIdError } from './handlers.ts';
 import { fail, ok, type OpResult } from './result.ts';
 import { waitExited } from './watch.ts';
 
@@ -38,8 +38,14 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
   if (!rootfs || !imageConfig) return fail('NOT_FOUND', `image "${ref}" has no unpacked root filesystem`);
   const spec = resolveProcessSpec(config, imageConfig, rootfs);
   if (!spec.ok) return fail('UNKNOWN', `failed to generate container spec: ${spec.message}`);
-  const idError = userNamespaceIdError(sb.runtimeHandler, ctx.privileged, spec.spec.uid, spec.spec.gid);
-  if (idError) return fail('INVALID_ARGUMENT', `failed to generate container spec: ${idError}`);
+  if (ownUserNamespace(sb.runtimeHandler, ctx.privileged)) {
+    // The pod's root is the only id there: no user switch, no setgroups (denied in that namespace).
+    const idError = userNamespaceIdError(sb.runtimeHandler, spec.spec.uid, spec.spec.gid, config.linux?.securityContext?.supplementalGroups ?? []);
+    if (idError) return fail('INVALID_ARGUMENT', `failed to generate container spec: ${idError}`);
+    delete spec.spec.uid;
+    delete spec.spec.gid;
+    delete spec.spec.groups;
+  }
   const seccomp = seccompFilter(config.linux?.securityContext, !!ctx.bins.perl);
   if (!seccomp.ok) return fail('UNKNOWN', `failed to generate container spec: ${seccomp.message}`);
   spec.spec.env['HOSTNAME'] ??= sb.namespaces.uts ? sb.config.hostname : hostname();

@@ -3,8 +3,9 @@
  * StatusResponse.runtime_handlers): "" (the default) and "runc" run pods as before — in the host's user namespace
  * when the runtime is root, in a user namespace of the runtime's own user otherwise; "userns" always gives the pod
  * its own user namespace (`unshare --user --map-root-user`), so its processes hold their capabilities only
- * there. Only one id is mapped (the pod's 0 is the runtime's user), so in a "userns" pod a container must run as
- * uid 0 / gid 0 of that namespace. Any other handler is refused, with containerd's message.
+ * there. Only one id is mapped (the pod's 0 is the runtime's user) and setgroups is denied there, so in a "userns"
+ * pod a container runs as uid 0 / gid 0 of that namespace without supplementary groups; asking for another user
+ * or groups is refused. Any other handler is refused, with containerd's message.
  */
 import type { RuntimeHandler } from '../../../../proto/gen/runtime/v1/RuntimeHandler.ts';
 import { fail, ok, type OpResult } from './result.ts';
@@ -32,9 +33,15 @@ export function runtimeHandlers(privileged: boolean): RuntimeHandler[] {
   return Object.entries(HANDLERS).map(([name, h]) => ({ name, features: { recursiveReadOnlyMounts: false, userNamespaces: h.userNamespace || !privileged } }));
 }
 
-/** A container in a "userns" pod started by a root runtime: only uid 0 / gid 0 exist in its user namespace. */
-export function userNamespaceIdError(handler: string, privileged: boolean, uid: number | undefined, gid: number | undefined): string | undefined {
-  if (!privileged || !resolveHandler(handler).ok || !HANDLERS[handler]!.userNamespace) return undefined;
-  if ((uid ?? 0) === 0 && (gid ?? 0) === 0) return undefined;
-  return `runtime handler ${JSON.stringify(handler)} maps only uid 0 and gid 0 into the pod's user namespace: user ${uid ?? 0}:${gid ?? 0} cannot run there`;
+/** The sandbox has a user namespace because of its handler (the runtime is root): only 0 is mapped there. */
+export function ownUserNamespace(handler: string, privileged: boolean): boolean {
+  return privileged && Object.hasOwn(HANDLERS, handler) && HANDLERS[handler]!.userNamespace;
+}
+
+/** A container of such a sandbox runs as its root: another uid / gid, or a supplementary group, cannot be had. */
+export function userNamespaceIdError(handler: string, uid: number | undefined, gid: number | undefined, groups: Array<number | string>): string | undefined {
+  const extra = groups.map(Number).filter((g) => g !== 0);
+  if ((uid ?? 0) === 0 && (gid ?? 0) === 0 && extra.length === 0) return undefined;
+  const who = extra.length > 0 ? `supplementary groups ${extra.join(',')}` : `user ${uid ?? 0}:${gid ?? 0}`;
+  return `runtime handler ${JSON.stringify(handler)} maps only uid 0 and gid 0 into the pod's user namespace: ${who} cannot be used there`;
 }

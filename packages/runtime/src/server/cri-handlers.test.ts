@@ -54,7 +54,12 @@ test('"userns": the pod in a user namespace of its own, the handler in the sandb
     const sc = { runAsUser: { value: 1000 }, namespaceOptions: { pid: 'CONTAINER' } };
     await assert.rejects(
       h.rt.CreateContainer({ podSandboxId: pod.id, config: containerConfig('as-user', ['true'], { linux: { securityContext: sc } }), sandboxConfig: pod.config }),
-      /runtime handler "userns" maps only uid 0 and gid 0 into the pod's user namespace: user 1000:1000 cannot run there/,
+      /runtime handler "userns" maps only uid 0 and gid 0 into the pod's user namespace: user 1000:1000 cannot be used there/,
+    );
+    const groups = { supplementalGroups: [1001], namespaceOptions: { pid: 'CONTAINER' } };
+    await assert.rejects(
+      h.rt.CreateContainer({ podSandboxId: pod.id, config: containerConfig('groups', ['true'], { linux: { securityContext: groups } }), sandboxConfig: pod.config }),
+      /runtime handler "userns" maps only uid 0 and gid 0 into the pod's user namespace: supplementary groups 1001 cannot be used there/,
     );
   }
   await h.rt.RemovePodSandbox({ podSandboxId: pod.id });
