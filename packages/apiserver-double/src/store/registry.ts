@@ -206,7 +206,7 @@ export class Registry {
     if (isPod(r)) {
       defaultPod(obj);
       admitServiceAccount(obj, (ns, name) => this.tryGet(this.resource('', 'serviceaccounts'), ns, name), () => this.randomSuffix());
-      if (validate) admitRuntimeClass(obj, (name) => this.tryGet(this.resource('node.k8s.io', 'runtimeclasses'), undefined, name));
+      admitRuntimeClass(obj, (name) => this.tryGet(this.resource('node.k8s.io', 'runtimeclasses'), undefined, name));
       if (validate) this.invalidIf(r, obj, [...validatePod(obj), ...validateNoEphemeralContainersOnCreate(obj)]);
       obj.status = { phase: 'Pending', qosClass: qosClass(obj) };
     } else if (isSecret(r)) {
