@@ -73,6 +73,10 @@ describe('parseFlags', () => {
 });
 
 describe('loadConfig', () => {
+  it('--hostname-override is trimmed and lowercased, as the kubelet\'s nodeutil.GetHostname', () => {
+    const r = loadConfig(['--hostname-override', ' Node-A '], deps());
+    assert.ok(r.ok && !r.help && r.config.nodeName === 'node-a');
+  });
   it('flags-only defaults (legacy CLI: read-only 10255, AlwaysAllow, anonymous off)', () => {
     const r = loadConfig([], deps());
     assert.ok(r.ok && !r.help);

@@ -54,6 +54,8 @@ function merge(base: ReturnType<typeof flagDefaults>, file: PartialSettings, fla
     initialMs: gi ?? fi ?? base.crashLoopBackOff.initialMs,
     maxMs: gm ?? fm ?? base.crashLoopBackOff.maxMs,
   };
+  // nodeutil.GetHostname: the override (or the OS hostname) trimmed and lowercased.
+  cfg.nodeName = cfg.nodeName.trim().toLowerCase();
   cfg.rootDir = resolve(deps.cwd(), cfg.rootDir);
   const podLogsDirSet = flagRest.podLogsDir !== undefined || fileRest.podLogsDir !== undefined;
   // A custom root dir keeps pod logs under it unless podLogsDir is set (the kubelet always uses /var/log/pods).
