@@ -81,3 +81,32 @@ test('writePayload: an invalid key fails before anything is written', async () =
     await assert.rejects(lstat(vol));
   });
 });
+
+// The downward API files of upstream "[sig-storage] Downward API volume should update labels on modification"
+// (and its annotation / projected twins) are rewritten by this swap when the pod's labels change.
+test('writePayload: readers see the old file until the ..data rename, then the new timestamped dir; the old dir goes', async () => {
+  await withDir(async (vol) => {
+    await writePayload(vol, p([['labels', 'key1="value1"']]), Date.UTC(2026, 10, 26, 2, 0));
+    const oldDir = await readlink(join(vol, DATA_DIR));
+    let beforeSwap: { labels: string; data: string; dirs: string[] } | undefined;
+    // PayloadPerms.apply runs once the new payload is written and before the swap.
+    const perms = {
+      apply: async (target: string) => {
+        const dirs = (await readdir(target)).filter((n) => n.startsWith('..') && n !== DATA_DIR).sort();
+        beforeSwap = { labels: await readFile(join(target, 'labels'), 'utf8'), data: await readlink(join(target, DATA_DIR)), dirs };
+      },
+      fileMode: (m: number) => m,
+    };
+    const r = await writePayload(vol, p([['labels', 'key1="value1"\nkey3="value3"']]), Date.UTC(2026, 10, 26, 2, 1), perms);
+    assert.deepEqual(r, { ok: true, changed: true });
+    assert.equal(beforeSwap?.labels, 'key1="value1"', 'the old content is what a reader gets until the rename');
+    assert.equal(beforeSwap?.data, oldDir, '..data still points at the old payload dir');
+    assert.equal(beforeSwap?.dirs.length, 2, 'the new payload dir is written beside the old one');
+    const newDir = await readlink(join(vol, DATA_DIR));
+    assert.match(newDir, /^\.\.2026_11_26_02_01_00\.\d{9}$/, '..data points at the new timestamped dir');
+    assert.ok(beforeSwap?.dirs.includes(newDir));
+    assert.equal(await readlink(join(vol, 'labels')), '..data/labels', 'the user-visible name is the same symlink through ..data');
+    assert.equal(await readFile(join(vol, 'labels'), 'utf8'), 'key1="value1"\nkey3="value3"');
+    assert.deepEqual((await readdir(vol)).filter((n) => n.startsWith('..')).sort(), [newDir, DATA_DIR].sort(), 'the old dir and ..data_tmp are gone');
+  });
+});
