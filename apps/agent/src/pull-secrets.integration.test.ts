@@ -26,7 +26,7 @@ import { buildBusyboxOciLayout, pushToRegistry, startLoopbackRegistry, type Loop
 import { boundPod, startApiNode, staticPodYaml } from './testing/api-node.ts';
 import type { NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';
-import { privateContainerd } from './testing/private-containerd.ts';
+import { tempPrivateContainerd } from './testing/private-containerd.ts';
 
 const ALICE = { username: 'alice', password: 's3cret' };
 const TOOLS = ['docker-registry', 'umoci', 'skopeo', 'busybox'];
@@ -169,21 +169,13 @@ function privateRegistrySuite(runtime: string, node: string, setup: () => Promis
 }
 
 privateRegistrySuite('containerd', 'node-pull-ctd', async () => {
-  const state = mkdtempSync(join(tmpdir(), 'nodelet-pullsecret-ctd-'));
-  const ctd = privateContainerd(state);
-  const down = async () => {
-    await ctd.down();
-    rmSync(state, { recursive: true, force: true });
-  };
-  if (!ctd.endpoint) {
-    await down();
-    return `containerd not available: ${ctd.reason ?? ''}`;
-  }
+  const ctd = await tempPrivateContainerd('nodelet-pullsecret-ctd-');
+  if (typeof ctd === 'string') return ctd;
   // The node admin's part: plain HTTP to the loopback registry (certs.d/<host>/hosts.toml, read per pull).
   const host = registry!.host;
-  mkdirSync(join(state, 'certs.d', host), { recursive: true });
-  writeFileSync(join(state, 'certs.d', host, 'hosts.toml'), `server = "http://${host}"\n[host."http://${host}"]\n  capabilities = ["pull", "resolve"]\n`);
-  return { endpoint: ctd.endpoint, down };
+  mkdirSync(join(ctd.state, 'certs.d', host), { recursive: true });
+  writeFileSync(join(ctd.state, 'certs.d', host, 'hosts.toml'), `server = "http://${host}"\n[host."http://${host}"]\n  capabilities = ["pull", "resolve"]\n`);
+  return { endpoint: ctd.endpoint, down: ctd.down };
 });
 
 privateRegistrySuite('the embedded runtime', 'node-pull-emb', async () => ({ down: async () => {} }));

@@ -4,6 +4,9 @@
  * carries the reason (for a skip). `down()` removes every CRI sandbox first (no shims left), then stops it.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCriClient } from '@nodelet/core/cri';
 
@@ -44,4 +47,22 @@ export function privateContainerd(state: string): PrivateContainerd {
   } catch (err) {
     return { reason: `containerd-up.sh failed: ${String((err as { stderr?: string }).stderr ?? err).trim().slice(0, 300)}`, down: () => down() };
   }
+}
+
+/**
+ * A private containerd in a fresh temp dir (`<tmp>/<prefix>XXXXXX`, removed by `down()`), or why it could not
+ * start (for a skip outside CI).
+ */
+export async function tempPrivateContainerd(prefix: string): Promise<{ endpoint: string; registry?: string; state: string; down(): Promise<void> } | string> {
+  const state = mkdtempSync(join(tmpdir(), prefix));
+  const ctd = privateContainerd(state);
+  const down = async () => {
+    await ctd.down();
+    rmSync(state, { recursive: true, force: true });
+  };
+  if (!ctd.endpoint) {
+    await down();
+    return `containerd not available: ${ctd.reason ?? ''}`;
+  }
+  return { endpoint: ctd.endpoint, ...(ctd.registry ? { registry: ctd.registry } : {}), state, down };
 }
