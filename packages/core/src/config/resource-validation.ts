@@ -15,8 +15,8 @@ const STANDARD = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const isHugePages = (n: string) => n.startsWith('hugepages-');
 /** helper.IsNativeResource: no domain, or a kubernetes.io domain. */
 const isNative = (n: string) => !n.includes('/') || n.includes('kubernetes.io/');
-/** helper.IsExtendedResourceName. */
-function isExtended(n: string): boolean {
+/** helper.IsExtendedResourceName: a domain-prefixed name outside kubernetes.io (example.com/foo). */
+export function isExtendedResourceName(n: string): boolean {
   if (isNative(n) || n.startsWith('requests.')) return false;
   return qualifiedNameMessages(`requests.${n}`).length === 0;
 }
@@ -28,7 +28,7 @@ function resourceNameErrors(n: string, path: string): string[] {
   const errs = qualifiedNameMessages(n).map((m) => `${path}: Invalid value: ${quote(n)}: ${m}`);
   if (!n.includes('/')) {
     if (!STANDARD.has(n) && !isHugePages(n)) errs.push(`${path}: Invalid value: ${quote(n)}: must be a standard resource for containers`);
-  } else if (!isNative(n) && !isExtended(n)) {
+  } else if (!isNative(n) && !isExtendedResourceName(n)) {
     errs.push(`${path}: Invalid value: ${quote(n)}: doesn't follow extended resource name standard`);
   }
   return errs;
@@ -47,7 +47,7 @@ function quantities(list: Record<string, unknown> | undefined, path: string, err
       continue;
     }
     if (r.value < 0) errs.push(`${p}: Invalid value: ${quote(String(v))}: must be greater than or equal to 0`);
-    if (isExtended(name) && !Number.isInteger(Math.round(r.value * 1000) / 1000)) errs.push(`${p}: Invalid value: ${quote(String(v))}: must be an integer`);
+    if (isExtendedResourceName(name) && !Number.isInteger(Math.round(r.value * 1000) / 1000)) errs.push(`${p}: Invalid value: ${quote(String(v))}: must be an integer`);
     out.set(name, r.value);
   }
   return out;

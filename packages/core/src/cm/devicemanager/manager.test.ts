@@ -1,0 +1,157 @@
+/**
+ * The device manager against a real gRPC device plugin (testing/test-device-plugin.ts) over unix sockets:
+ * registration, capacity, admission, Allocate/PreStart/GetPreferredAllocation, health, removal and restart.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { V1Pod } from '@kubernetes/client-node';
+import { FakeClock } from '../../util/clock.ts';
+import { RecordingLogger } from '../../util/logger.ts';
+import { DeviceManager } from './manager.ts';
+import { TestDevicePlugin } from './testing/test-device-plugin.ts';
+
+const RES = 'example.com/foo';
+
+function pod(uid: string, n: number, extra: Partial<V1Pod['spec']> = {}): V1Pod {
+  return { metadata: { uid, name: uid, namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'busybox', resources: { limits: { [RES]: String(n) } } }], ...extra } };
+}
+
+async function until(what: string, fn: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !fn(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(fn(), `timed out waiting for ${what}`);
+}
+
+async function setup(t: { after(fn: () => Promise<void>): void }, plugin: Partial<ConstructorParameters<typeof TestDevicePlugin>[0]> = {}) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'nodelet-dm-'));
+  const clock = new FakeClock();
+  const log = new RecordingLogger();
+  let active: V1Pod[] = [];
+  const mk = () => new DeviceManager({ clock, logger: log.logger, dir, activePods: () => active, graceMs: 60_000 });
+  const m = mk();
+  await m.start();
+  const p = new TestDevicePlugin({ dir, resource: RES, deviceIds: ['dev-a', 'dev-b'], ...plugin });
+  await p.serve();
+  const env = { dir, clock, log, m, p, mk, setActive: (pods: V1Pod[]) => (active = pods), managers: [m] };
+  t.after(async () => {
+    await p.stop();
+    for (const x of env.managers) await x.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return env;
+}
+
+test('a plugin registers, its devices become capacity; a pod gets its env, mounts, devices and annotations', async (t) => {
+  const { m, p, dir } = await setup(t, { preStartRequired: true });
+  await p.register();
+  await until('devices', () => m.capacity().capacity[RES] === 2);
+  assert.deepEqual(m.capacity(), { capacity: { [RES]: 2 }, allocatable: { [RES]: 2 }, removed: [] });
+  const a = pod('p1', 1);
+  assert.deepEqual(m.admit(a, []), { admit: true });
+  const r = await m.prepareContainer(a, a.spec!.containers[0]!);
+  assert.ok(r.ok, !r.ok ? r.message : '');
+  assert.deepEqual(r.opts.envs, [{ key: 'TEST_DEVICES', value: 'dev-a' }]);
+  assert.deepEqual(r.opts.mounts, [{ containerPath: '/devices/dev-a', hostPath: path.join(dir, 'dev-a'), readonly: true }]);
+  assert.deepEqual(r.opts.devices, [{ containerPath: '/dev/testdev0', hostPath: '/dev/null', permissions: 'rw' }]);
+  assert.deepEqual(r.opts.annotations, { 'example.com/test-devices': 'dev-a' });
+  assert.deepEqual(p.calls.map((c) => c.rpc), ['GetDevicePluginOptions', 'ListAndWatch', 'Allocate', 'PreStartContainer']);
+  assert.deepEqual(p.calls[3]!.ids, ['dev-a']);
+  // The allocation is in the kubelet's checkpoint.
+  const cp = JSON.parse(await readFile(m.checkpointPath, 'utf8'));
+  assert.deepEqual(cp.Data.PodDeviceEntries.map((e: { PodUID: string; DeviceIDs: unknown }) => [e.PodUID, e.DeviceIDs]), [['p1', { '-1': ['dev-a'] }]]);
+  assert.deepEqual(cp.Data.RegisteredDevices, { [RES]: ['dev-a', 'dev-b'] });
+});
+
+test('more devices than there are: UnexpectedAdmissionError with the kubelet message; taken devices count', async (t) => {
+  const { m, p } = await setup(t);
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  assert.deepEqual(m.admit(pod('big', 3), []), {
+    admit: false,
+    reason: 'UnexpectedAdmissionError',
+    message: 'Allocate failed due to requested number of devices unavailable for example.com/foo. Requested: 3, Available: 2, which is unexpected',
+  });
+  const a = pod('p1', 2);
+  assert.deepEqual(m.admit(a, []), { admit: true });
+  assert.equal(m.admit(pod('p2', 1), [a]).admit, false);
+  assert.deepEqual(m.admit(pod('p3', 1), []), { admit: true }, 'p1 is no longer active: its devices are free again');
+});
+
+test('GetPreferredAllocation picks the devices when the plugin offers it', async (t) => {
+  const { m, p } = await setup(t, { getPreferredAllocationAvailable: true });
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  const a = pod('p1', 1);
+  assert.ok(m.admit(a, []).admit);
+  const r = await m.prepareContainer(a, a.spec!.containers[0]!);
+  assert.ok(r.ok);
+  assert.deepEqual(p.calls.find((c) => c.rpc === 'GetPreferredAllocation')?.ids, ['dev-a', 'dev-b']);
+  assert.deepEqual(p.calls.find((c) => c.rpc === 'Allocate')?.ids, ['dev-b'], 'the plugin preferred the last one');
+});
+
+test('registration refused: wrong version, bad name, unreachable endpoint; the manager keeps serving', async (t) => {
+  const { m, p, dir } = await setup(t);
+  const bad = new TestDevicePlugin({ dir, resource: RES, deviceIds: ['x'], version: 'v1alpha' });
+  await assert.rejects(bad.register(), { code: 2, message: 'requested API version "v1alpha" is not supported by kubelet. Supported versions are ["v1beta1"]' });
+  await assert.rejects(new TestDevicePlugin({ dir, resource: 'foo', deviceIds: [] }).register(), { code: 2, message: 'the ResourceName "foo" is invalid' });
+  await assert.rejects(new TestDevicePlugin({ dir, resource: RES, deviceIds: [], endpoint: 'nobody.sock' }).register(), /^Error: failed to dial device plugin: /);
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+});
+
+test('health changes move allocatable; a plugin that goes away leaves unhealthy devices, then none after the grace period', async (t) => {
+  const { m, p, clock } = await setup(t);
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  p.setHealth('dev-b', false);
+  await until('unhealthy', () => m.capacity().allocatable[RES] === 1);
+  assert.equal(m.capacity().capacity[RES], 2);
+  await p.stop();
+  await until('disconnect', () => m.capacity().allocatable[RES] === 0);
+  assert.equal(m.capacity().capacity[RES], 2);
+  await clock.step(60_001);
+  assert.deepEqual(m.capacity(), { capacity: {}, allocatable: {}, removed: [RES] });
+});
+
+test('restart: the checkpointed allocation comes back and is not allocated again', async (t) => {
+  const env = await setup(t);
+  const { m, p } = env;
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  const a = pod('p1', 1);
+  assert.ok(m.admit(a, []).admit);
+  assert.ok((await m.prepareContainer(a, a.spec!.containers[0]!)).ok);
+  await m.stop();
+  const m2 = env.mk();
+  env.managers.push(m2);
+  await m2.start();
+  // Restored resource: registered, no healthy device until the plugin registers again.
+  assert.deepEqual(m2.capacity(), { capacity: { [RES]: 0 }, allocatable: { [RES]: 0 }, removed: [] });
+  // The kubelet removed the sockets in its dir on start; a plugin serves again and re-registers.
+  await p.stop();
+  await p.serve();
+  await p.register();
+  await until('devices', () => m2.capacity().allocatable[RES] === 2);
+  const before = p.calls.filter((c) => c.rpc === 'Allocate').length;
+  assert.deepEqual(m2.admit(a, []), { admit: true });
+  const r = await m2.prepareContainer(a, a.spec!.containers[0]!);
+  assert.ok(r.ok);
+  assert.deepEqual(r.opts.envs, [{ key: 'TEST_DEVICES', value: 'dev-a' }]);
+  assert.equal(p.calls.filter((c) => c.rpc === 'Allocate').length, before, 'no second Allocate');
+  assert.equal(m2.admit(pod('p2', 2), [a]).admit, false, 'dev-a is still held');
+});
+
+test('a corrupt checkpoint: a log line naming the file, and a clean start', async (t) => {
+  const env = await setup(t);
+  await env.m.stop();
+  await writeFile(env.m.checkpointPath, '{"Data":{"PodDeviceEntries":null,"RegisteredDevices":{}},"Checksum":1}');
+  const m2 = env.mk();
+  env.managers.push(m2);
+  await m2.start();
+  const line = env.log.records.find((r) => r.msg.startsWith('Continue after failing to read checkpoint file'));
+  assert.ok(line);
+  assert.equal(line.file, env.m.checkpointPath);
+  assert.equal(line.err, "checkpoint is corrupted");
+});

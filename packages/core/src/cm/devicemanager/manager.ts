@@ -1,0 +1,244 @@
+/**
+ * The device manager (kubelet cm/devicemanager): the Registration service on `<dir>/kubelet.sock`, one
+ * endpoint per registered resource, node capacity/allocatable from the plugins' device lists, admission
+ * (devices reserved per container, the kubelet's UnexpectedAdmissionError), and at container start the
+ * plugin's Allocate (after GetPreferredAllocation when offered) and PreStartContainer (when required), whose
+ * envs/mounts/devices/annotations go into the CRI config. Allocations live in the kubelet's checkpoint and
+ * come back after a restart without asking the plugin again.
+ *
+ * Nodelet's admission is synchronous, so the choice of devices happens at admission and the Allocate RPC at
+ * the container's start (the kubelet calls it during admission); a plugin's preferred allocation may still
+ * swap the reserved devices for free ones then.
+ */
+import path from 'node:path';
+import { mkdir, readdir, readFile, rm, lstat, writeFile, rename } from 'node:fs/promises';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import type { Logger } from '../../util/logger.ts';
+import type { PodAdmitHandler, PodAdmitResult } from '../../lifecycle/types.ts';
+import { UnexpectedAdmissionError } from '../../lifecycle/predicate-admit.ts';
+import { DeviceState, type DeviceCapacity } from './device-state.ts';
+import { idsOf, runOptionsOf } from './pod-devices.ts';
+import { grpcEndpointConnector, type ConnectEndpoint } from './endpoint.ts';
+import { serveRegistration, type RegistrationServer } from './registration.ts';
+import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.ts';
+import { CHECKPOINT_FILE, ENDPOINT_STOP_GRACE_MS, KUBELET_SOCKET, type DeviceRunOptions, type PluginEndpoint } from './types.ts';
+
+export interface DeviceManagerDeps {
+  clock: { now(): number };
+  logger: Logger;
+  /** `<root-dir>/device-plugins`. */
+  dir: string;
+  /** The kubelet's active pods (devices of other pods are freed before each admission). */
+  activePods: () => V1Pod[];
+  /** Called when a plugin's devices, health or connection change (node status resync). */
+  onChange?: () => void;
+  /** endpointStopGracePeriod (5 min); tests inject a short one. */
+  graceMs?: number;
+  connect?: ConnectEndpoint;
+}
+
+export type PrepareResult = { ok: true; opts: DeviceRunOptions } | { ok: false; message: string };
+
+/** Device resources a container asks for: limits (the API server copies them to requests), else requests. */
+export function deviceRequests(c: V1Container, isDevice: (r: string) => boolean): Array<[string, number]> {
+  const src = { ...(c.resources?.requests ?? {}), ...(c.resources?.limits ?? {}) } as Record<string, string | number>;
+  return Object.entries(src)
+    .filter(([r]) => isDevice(r))
+    .map(([r, v]) => [r, Number(v)] as [string, number])
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
+export class DeviceManager {
+  readonly state: DeviceState;
+  private readonly endpoints = new Map<string, PluginEndpoint>();
+  private server: RegistrationServer | undefined;
+  private watcher: FSWatcher | undefined;
+  private readonly connect: ConnectEndpoint;
+
+  constructor(private readonly deps: DeviceManagerDeps) {
+    this.state = new DeviceState(deps.clock, deps.graceMs ?? ENDPOINT_STOP_GRACE_MS);
+    this.connect = deps.connect ?? grpcEndpointConnector();
+  }
+
+  get socket(): string {
+    return path.join(this.deps.dir, KUBELET_SOCKET);
+  }
+
+  get checkpointPath(): string {
+    return path.join(this.deps.dir, CHECKPOINT_FILE);
+  }
+
+  /** Server.Start: the dir made, stale sockets removed (plugins see kubelet.sock come back and re-register). */
+  async start(): Promise<void> {
+    const { dir, logger } = this.deps;
+    await mkdir(dir, { recursive: true, mode: 0o750 });
+    for (const name of await readdir(dir)) {
+      const p = path.join(dir, name);
+      if (name !== CHECKPOINT_FILE && (await lstat(p)).isSocket()) await rm(p, { force: true });
+    }
+    await this.readCheckpoint();
+    this.server = await serveRegistration(this.socket, dir, (req) => this.register(req.resourceName, req.endpoint));
+    this.watcher = watch(dir, () => this.checkSockets());
+    this.watcher.on('error', () => undefined);
+    logger.info('Starting device plugin registration server', { socket: this.socket });
+  }
+
+  async stop(): Promise<void> {
+    this.watcher?.close();
+    for (const e of this.endpoints.values()) e.close();
+    this.endpoints.clear();
+    await this.server?.close();
+  }
+
+  /** connectClient + PluginConnected: dial, options, ListAndWatch; a re-registration replaces the endpoint. */
+  async register(resource: string, endpoint: string): Promise<void> {
+    const { logger } = this.deps;
+    logger.info('Got registration request from device plugin with resource', { resourceName: resource, endpoint });
+    const socket = path.join(this.deps.dir, endpoint);
+    const ep = await this.connect(socket, resource, {
+      onDevices: (devices) => {
+        if (this.endpoints.get(resource) !== ep) return;
+        const n = this.state.update(resource, devices);
+        logger.info('Processed device updates for resource', { resourceName: resource, totalCount: n.total, healthyCount: n.healthy });
+        void this.writeCheckpoint();
+        this.deps.onChange?.();
+      },
+      onClosed: (reason) => {
+        if (this.endpoints.get(resource) !== ep) return;
+        this.disconnect(resource, reason);
+      },
+    });
+    this.endpoints.get(resource)?.close();
+    this.endpoints.set(resource, ep);
+    this.state.connected(resource);
+    logger.info('Device plugin connected', { resourceName: resource, preStartRequired: ep.options.preStartRequired, getPreferredAllocationAvailable: ep.options.getPreferredAllocationAvailable });
+    this.deps.onChange?.();
+  }
+
+  capacity(): DeviceCapacity {
+    const c = this.state.capacity();
+    if (c.removed.length > 0) void this.writeCheckpoint();
+    return c;
+  }
+
+  /** The resource-allocation admit handler (runs before the predicates, as the kubelet registers it). */
+  readonly admitHandler: PodAdmitHandler = { name: 'devicemanager', admit: (attrs) => this.admit(attrs.pod, attrs.otherPods) };
+
+  admit(pod: V1Pod, otherPods: V1Pod[]): PodAdmitResult {
+    const uid = pod.metadata?.uid ?? '';
+    const isDevice = (r: string) => this.state.isDeviceResource(r);
+    const containers = [...(pod.spec?.initContainers ?? []).map((c) => ({ c, init: c.restartPolicy !== 'Always' })), ...(pod.spec?.containers ?? []).map((c) => ({ c, init: false }))];
+    if (!containers.some(({ c }) => deviceRequests(c, isDevice).length > 0)) return { admit: true };
+    const freed = this.state.removeStale(new Set([uid, ...otherPods.map((p) => p.metadata?.uid ?? '')]));
+    if (freed.length > 0) void this.writeCheckpoint();
+    const reuse = new Map<string, Set<string>>();
+    for (const { c, init } of containers) {
+      for (const [resource, n] of deviceRequests(c, isDevice)) {
+        const r = this.state.reserve(uid, c.name, resource, n, reuse.get(resource));
+        if (!r.ok) return { admit: false, reason: UnexpectedAdmissionError, message: `Allocate failed due to ${r.message}, which is unexpected` };
+        const ids = idsOf(this.state.pods.get(uid, c.name, resource)!);
+        const set = reuse.get(resource) ?? new Set<string>();
+        for (const id of ids) (init ? set.add(id) : set.delete(id));
+        reuse.set(resource, set);
+      }
+    }
+    return { admit: true };
+  }
+
+  /**
+   * GetDeviceRunContainerOptions: Allocate for reservations not yet allocated (GetPreferredAllocation first
+   * when the plugin offers it), PreStartContainer when required, then the merged options. Errors are the
+   * messages the container's CreateContainerConfigError carries.
+   */
+  async prepareContainer(pod: V1Pod, c: V1Container): Promise<PrepareResult> {
+    const uid = pod.metadata?.uid ?? '';
+    const entries = this.state.pods.container(uid, c.name);
+    if (entries.length === 0) return { ok: true, opts: runOptionsOf([]) };
+    for (const e of entries) {
+      const ep = this.state.isConnected(e.resource) ? this.endpoints.get(e.resource) : undefined;
+      if (!e.response) {
+        if (!ep) return { ok: false, message: `unknown Device Plugin ${e.resource}` };
+        try {
+          await this.preferred(ep, e.podUid, e.containerName, e.resource);
+          const ids = idsOf(e);
+          const resp = await ep.allocate(ids);
+          if (resp.length === 0) return { ok: false, message: `no containers return in allocation response ${JSON.stringify({ containerResponses: [] })}` };
+          this.state.pods.setResponse(uid, c.name, e.resource, resp[0]!);
+          await this.writeCheckpoint();
+        } catch (err) {
+          return { ok: false, message: (err as Error).message };
+        }
+      }
+      if (ep?.options.preStartRequired) {
+        try {
+          await ep.preStartContainer(idsOf(e));
+        } catch (err) {
+          return { ok: false, message: `device plugin PreStartContainer rpc failed with err: ${(err as Error).message}` };
+        }
+      }
+    }
+    return { ok: true, opts: runOptionsOf(this.state.pods.container(uid, c.name)) };
+  }
+
+  /** The plugin's preferred devices replace the reservation when they are free and healthy. */
+  private async preferred(ep: PluginEndpoint, podUid: string, container: string, resource: string): Promise<void> {
+    if (!ep.options.getPreferredAllocationAvailable) return;
+    const e = this.state.pods.get(podUid, container, resource)!;
+    const mine = idsOf(e);
+    const available = this.state.availableWith(resource, mine);
+    if (available.length <= mine.length) return;
+    const pick = await ep.getPreferredAllocation(available, [], mine.length);
+    if (pick.length === mine.length && pick.every((id) => available.includes(id))) e.deviceIds = this.state.byNuma(resource, pick);
+  }
+
+  private disconnect(resource: string, reason: string): void {
+    this.endpoints.get(resource)?.close();
+    this.endpoints.delete(resource);
+    this.state.disconnected(resource);
+    this.deps.logger.info('Endpoint became unhealthy', { resourceName: resource, reason });
+    this.deps.onChange?.();
+  }
+
+  /** A plugin whose socket was removed is gone, even before its stream notices. */
+  private checkSockets(): void {
+    for (const [resource, ep] of this.endpoints) {
+      const socket = ep.socket;
+      if (!existsSync(socket)) this.disconnect(resource, `socket ${socket} removed`);
+    }
+  }
+
+  private async readCheckpoint(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.checkpointPath, 'utf8');
+    } catch {
+      return;
+    }
+    const cp = decodeCheckpoint(text);
+    if (!cp.ok) {
+      this.deps.logger.warn('Continue after failing to read checkpoint file. Device allocation info may NOT be up-to-date', { file: this.checkpointPath, err: cp.message });
+      return;
+    }
+    for (const e of cp.entries) this.state.pods.insert(e);
+    for (const r of Object.keys(cp.registered)) this.state.restored(r);
+  }
+
+  private writes: Promise<void> = Promise.resolve();
+
+  /** Checkpoint writes in order, each a whole file renamed into place. */
+  private writeCheckpoint(): Promise<void> {
+    this.writes = this.writes.then(() => this.writeCheckpointNow());
+    return this.writes;
+  }
+
+  private async writeCheckpointNow(): Promise<void> {
+    const tmp = `${this.checkpointPath}.tmp`;
+    try {
+      await writeFile(tmp, encodeCheckpoint(this.state.pods.entries(), this.state.registered()), { mode: 0o600 });
+      await rename(tmp, this.checkpointPath);
+    } catch (err) {
+      this.deps.logger.error('Failed to write checkpoint file', { file: this.checkpointPath, err: String(err) });
+    }
+  }
+}
