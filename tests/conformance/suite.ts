@@ -24,6 +24,7 @@ import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
 import { defineSidecarScenarios } from './scenarios-sidecar.ts';
 import { defineNetworkingScenarios } from './scenarios-networking.ts';
+import { defineSecurityContextScenarios } from './scenarios-security-context.ts';
 
 type DefineScenarios = (ctx: SuiteContext) => void;
 
@@ -39,6 +40,7 @@ export const nodeConformanceScenarios: DefineScenarios[] = [
   defineFsGroupScenarios,
   defineAdmissionScenarios,
   defineNetworkingScenarios,
+  defineSecurityContextScenarios,
 ];
 
 export function conformanceSuite(name: string, make: () => Promise<ConformanceRuntime>, scenarios: DefineScenarios[]): void {
