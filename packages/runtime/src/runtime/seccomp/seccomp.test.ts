@@ -65,7 +65,8 @@ test('seccompFilter: the CRI profile types, privileged, a Localhost file, and th
   assert.deepEqual(seccompFilter(sc({ privileged: true, seccomp: { profileType: 'RuntimeDefault' } }), true), { ok: true });
   assert.deepEqual(seccompFilter(sc({}), true), { ok: true });
   assert.deepEqual(seccompFilter(sc({ seccomp: { profileType: 'RuntimeDefault' } }), false), { ok: false, message: 'seccomp is not supported' });
-  if (process.arch === 'x64') assert.ok(seccompFilter(sc({ seccomp: { profileType: 'RuntimeDefault' } }), true).filter);
+  const rd = seccompFilter(sc({ seccomp: { profileType: 'RuntimeDefault' } }), true);
+  if (process.arch === 'x64') assert.ok(rd.ok && rd.filter);
   const file = join(dir, 'profile.json');
   writeFileSync(file, JSON.stringify({ defaultAction: 'SCMP_ACT_LOG' }));
   if (process.arch === 'x64') {
