@@ -26,16 +26,14 @@ import { removeCgroupTree } from './testing/cgroups.ts';
 import type { NodeAgent } from './testing/cluster-node.ts';
 import { buildNetexec } from './testing/netexec.ts';
 import { eventually } from './testing/processes.ts';
-import { tempPrivateContainerd } from './testing/private-containerd.ts';
+import { setUpRuntime, tempPrivateContainerd, type RuntimeSetup } from './testing/private-containerd.ts';
 
 const BIN = '/opt/netexec';
 const PROBE = { httpGet: { path: '/healthz', port: 8083 }, initialDelaySeconds: 10, timeoutSeconds: 30, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 };
 const missing = [process.getuid?.() !== 0 && 'root', !findCniBinDir() && 'the CNI bridge / host-local plugins', !hasGcc() && 'gcc'].filter(Boolean);
 if (missing.length > 0 && process.env.CI === 'true') throw new Error(`the networking test needs ${missing.join(', ')} under CI`);
 
-type Setup = () => Promise<{ endpoint?: string; down(): Promise<void> } | string>;
-
-function suite(runtime: string, node: string, image: string, subnet: RegExp, setup: Setup): void {
+function suite(runtime: string, node: string, image: string, subnet: RegExp, setup: RuntimeSetup): void {
   let api: ApiServerDouble;
   let agent: NodeAgent;
   let kc: KubeConfig;
@@ -75,12 +73,8 @@ function suite(runtime: string, node: string, image: string, subnet: RegExp, set
 
   describe(`networking granular checks through the API server on ${runtime}`, { skip: missing.length > 0 && `needs ${missing.join(', ')}`, timeout: 400_000 }, () => {
     before(async () => {
-      const r = await setup();
-      if (typeof r === 'string') {
-        if (process.env.CI === 'true') throw new Error(r);
-        skip = r;
-        return;
-      }
+      const r = await setUpRuntime(setup);
+      if ('skip' in r) return void (skip = r.skip);
       down = r.down;
       dir = mkdtempSync(join(tmpdir(), 'nodelet-netexec-'));
       buildNetexec(dir);

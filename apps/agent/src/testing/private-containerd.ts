@@ -66,3 +66,14 @@ export async function tempPrivateContainerd(prefix: string): Promise<{ endpoint:
   }
   return { endpoint: ctd.endpoint, ...(ctd.registry ? { registry: ctd.registry } : {}), state, down };
 }
+
+/** A two-runtime suite's setup: the runtime it runs on, or why it could not start. */
+export type RuntimeSetup = () => Promise<{ endpoint?: string; down(): Promise<void> } | string>;
+
+/** Runs `setup`: the runtime, or the reason to skip outside CI (under CI=true the reason is thrown). */
+export async function setUpRuntime(setup: RuntimeSetup): Promise<{ endpoint?: string; down(): Promise<void> } | { skip: string }> {
+  const r = await setup();
+  if (typeof r !== 'string') return r;
+  if (process.env.CI === 'true') throw new Error(r);
+  return { skip: r };
+}
