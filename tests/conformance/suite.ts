@@ -1,7 +1,8 @@
 // The runtime conformance suite: tables of scenarios run against a real agent process on one runtime. Each runtime
 // gets two test files, each with its own agent: the pod lifecycle (`lifecycleScenarios`: embedded.test.ts,
 // containerd.test.ts) and the upstream [NodeConformance] behaviours (`nodeConformanceScenarios`:
-// embedded-node.test.ts, containerd-node.test.ts), so each file stays within the runner's per-file timeout.
+// embedded-node.test.ts, containerd-node.test.ts), so each file stays within the runner's per-file timeout; sidecar
+// containers have a pair of their own (embedded-sidecar.test.ts, containerd-sidecar.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,14 +23,13 @@ import { defineEtcHostsScenarios } from './scenarios-etc-hosts.ts';
 import { defineDownwardApiScenarios } from './scenarios-downward-api.ts';
 import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
-import { defineSidecarScenarios } from './scenarios-sidecar.ts';
 import { defineNetworkingScenarios } from './scenarios-networking.ts';
 import { defineSecurityContextScenarios } from './scenarios-security-context.ts';
 
 type DefineScenarios = (ctx: SuiteContext) => void;
 
-/** Pods, disruption, the active deadline, log rotation and sidecar containers. */
-export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios, defineLogRotationScenarios, defineSidecarScenarios];
+/** Pods, disruption, the active deadline and log rotation. */
+export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios, defineLogRotationScenarios];
 
 /** The behaviours upstream [NodeConformance] specs check (docs/conformance.md). */
 export const nodeConformanceScenarios: DefineScenarios[] = [
