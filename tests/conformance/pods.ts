@@ -82,3 +82,9 @@ export async function execIn(a: AgentProcess, pod: string, container: string, sc
   const exit = status.details?.causes?.find((x) => x.reason === 'ExitCode')?.message;
   return { stdout: stdout!.text(), stderr: stderr!.text(), exitCode: status.status === 'Success' ? 0 : Number(exit ?? -1) };
 }
+
+/** The Kubernetes events the agent recorded lately (its event hub, as the console reads them). */
+export async function k8sEvents(a: AgentProcess): Promise<Array<{ reason: string; message: string; type?: string }>> {
+  const r = await a.get(`/trpc/events.recent?input=${encodeURIComponent(JSON.stringify({ types: ['k8sEvent'], limit: 1000 }))}`);
+  return (JSON.parse(r.body) as { result: { data: Array<{ reason: string; message: string; type?: string }> } }).result.data;
+}

@@ -24,12 +24,13 @@ import { defineDownwardApiScenarios } from './scenarios-downward-api.ts';
 import { defineFsGroupScenarios } from './scenarios-fsgroup.ts';
 import { defineAdmissionScenarios } from './scenarios-admission.ts';
 import { defineNetworkingScenarios } from './scenarios-networking.ts';
+import { defineRuntimeClassScenarios, RUNTIME_CLASS_ARGS } from './scenarios-runtime-class.ts';
 import { defineSecurityContextScenarios } from './scenarios-security-context.ts';
 
 type DefineScenarios = (ctx: SuiteContext) => void;
 
-/** Pods, disruption, the active deadline and log rotation. */
-export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios, defineLogRotationScenarios];
+/** Pods, disruption, the active deadline, log rotation and runtime classes. */
+export const lifecycleScenarios: DefineScenarios[] = [definePodScenarios, defineDisruptionScenarios, defineDeadlineScenarios, defineLogRotationScenarios, defineRuntimeClassScenarios];
 
 /** The behaviours upstream [NodeConformance] specs check (docs/conformance.md). */
 export const nodeConformanceScenarios: DefineScenarios[] = [
@@ -52,7 +53,7 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
         ctx.agent = await createAgentProcess({
           nodeName: `conf-${name}`,
           ...(ctx.rt.endpoint ? { endpoint: ctx.rt.endpoint } : {}),
-          args: ['--crashloop-backoff-initial', '1s', '--crashloop-backoff-max', '4s', '--cgroup-root', ctx.cgroupRoot, ...LOG_ROTATION_ARGS, ...(process.env.NODELET_CONFORMANCE_VERBOSE ? ['--v', '4'] : [])],
+          args: ['--crashloop-backoff-initial', '1s', '--crashloop-backoff-max', '4s', '--cgroup-root', ctx.cgroupRoot, ...LOG_ROTATION_ARGS, ...RUNTIME_CLASS_ARGS, ...(process.env.NODELET_CONFORMANCE_VERBOSE ? ['--v', '4'] : [])],
         });
         await ctx.agent.start();
         ctx.cri = createCriClient(ctx.agent.endpoint, { timeoutMs: 10_000 });
