@@ -24,6 +24,10 @@ test('runtime operations: counter, histogram, errors, run_podsandbox', async () 
   assert.match(body, /kubelet_runtime_operations_total\{operation_type="run_podsandbox"\} 1/);
   assert.match(body, /kubelet_runtime_operations_errors_total\{operation_type="list_containers"\} 1/);
   assert.match(body, /kubelet_run_podsandbox_duration_seconds_count\{runtime_handler=""\} 1/);
+  w.runtime.observeOperation('run_podsandbox', 0.3, true, 'userns');
+  const after = (await w.exposition()).body;
+  assert.match(after, /kubelet_run_podsandbox_duration_seconds_count\{runtime_handler="userns"\} 1/);
+  assert.match(after, /kubelet_run_podsandbox_errors_total\{runtime_handler="userns"\} 1/);
   assert.match(body, /kubelet_node_name\{node="n1"\} 1/);
 });
 

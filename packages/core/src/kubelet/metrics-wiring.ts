@@ -42,14 +42,14 @@ export class KubeletMetricsWiring {
 
   /** The instrumented CRI client's seam. */
   readonly runtime: RuntimeMetrics = {
-    observeOperation: (operation, seconds, error) => {
+    observeOperation: (operation, seconds, error, runtimeHandler = '') => {
       const m = this.metrics;
       m.runtimeOperations.inc({ operation_type: operation });
       m.runtimeOperationsDuration.observe({ operation_type: operation }, seconds);
       if (error) m.runtimeOperationsErrors.inc({ operation_type: operation });
       if (operation === 'run_podsandbox') {
-        m.runPodSandboxDuration.observe({ runtime_handler: '' }, seconds);
-        if (error) m.runPodSandboxErrors.inc({ runtime_handler: '' });
+        m.runPodSandboxDuration.observe({ runtime_handler: runtimeHandler }, seconds);
+        if (error) m.runPodSandboxErrors.inc({ runtime_handler: runtimeHandler });
       }
     },
   };

@@ -28,3 +28,15 @@ test('instrumentCri times calls and counts errors', async () => {
   assert.deepEqual(seen, ['version', 'list_containers error']);
   assert.equal(cri.endpoint, fake.endpoint);
 });
+
+test('RunPodSandbox is observed with its runtime handler (kubelet_run_podsandbox_* runtime_handler label)', async () => {
+  const clock = new FakeClock();
+  const fake = new FakeRuntime({ clock });
+  const seen: Array<[string, string | undefined]> = [];
+  const cri = instrumentCri(fake, { observeOperation: (op, _s, _e, handler) => seen.push([op, handler]) }, clock);
+  const config = { metadata: { name: 'p', namespace: 'default', uid: 'u', attempt: 0 } };
+  await cri.runPodSandbox({ config, runtimeHandler: 'userns' });
+  await cri.runPodSandbox({ config: { ...config, metadata: { ...config.metadata, uid: 'v' } } });
+  await cri.version();
+  assert.deepEqual(seen, [['run_podsandbox', 'userns'], ['run_podsandbox', ''], ['version', undefined]]);
+});

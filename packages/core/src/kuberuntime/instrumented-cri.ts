@@ -25,12 +25,14 @@ export function instrumentCri(cri: CriClient, metrics: RuntimeMetrics, clock: Cl
       const op = operationName(prop);
       return async (...args: unknown[]) => {
         const t0 = clock.monotonic();
+        // kubelet_run_podsandbox_* are labelled by the request's runtime handler (instrumented_services.go).
+        const handler = prop === 'runPodSandbox' ? ((args[0] as { runtimeHandler?: string } | undefined)?.runtimeHandler ?? '') : undefined;
         try {
           const r = await (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          metrics.observeOperation(op, (clock.monotonic() - t0) / 1000, false);
+          metrics.observeOperation(op, (clock.monotonic() - t0) / 1000, false, handler);
           return r;
         } catch (err) {
-          metrics.observeOperation(op, (clock.monotonic() - t0) / 1000, true);
+          metrics.observeOperation(op, (clock.monotonic() - t0) / 1000, true, handler);
           throw err;
         }
       };

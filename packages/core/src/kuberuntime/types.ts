@@ -66,8 +66,8 @@ export type EventSink = (
 
 /** Optional metrics seam: kubelet_runtime_operations_* and friends. */
 export interface RuntimeMetrics {
-  /** One CRI operation (e.g. 'create_container') took `seconds`; `error` when it failed. */
-  observeOperation(operation: string, seconds: number, error: boolean): void;
+  /** One CRI operation (e.g. 'create_container') took `seconds`; `error` when it failed; RunPodSandbox's handler. */
+  observeOperation(operation: string, seconds: number, error: boolean, runtimeHandler?: string): void;
 }
 
 /** The slice of the filesystem kuberuntime needs (log directories). */
