@@ -10,7 +10,7 @@ import { CriLogWriter } from '../logs/cri-log-writer.ts';
 import { registerContainerStdin } from '../streaming/container-stdin.ts';
 import { ptyCommand } from '../streaming/pty.ts';
 import type { ContainerRecord, SandboxRecord } from '../state/types.ts';
-import { isAlive, procStartTime } from '../util/proc.ts';
+import { exitCodeOf, isAlive, procStartTime } from '../util/proc.ts';
 import { resolveInRoot } from '../util/resolve-in-root.ts';
 import { nowNs } from '../util/time.ts';
 import { envPathsIn, staticBusybox, waitEnteredRoot } from './container-env.ts';
@@ -238,15 +238,13 @@ function startFailed(ctx: RuntimeContext, rec: ContainerRecord, message: string)
   return fail('UNKNOWN', START_ERROR_PREFIX + message + ': unknown');
 }
 
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
-
 /** Record an exit: code, reason (OOMKilled when the memory cgroup killed something), finishedAt. */
 export function onContainerExit(ctx: RuntimeContext, id: string, info: ExitInfo | undefined): void {
   const rec = ctx.store.containers.get(id);
   if (!rec) return;
   // After a runtime restart the exit status comes from the file the waiter wrote, when it could.
   const recorded = info ? undefined : readExitFile(ctx, id);
-  const code = info ? (info.code ?? 128 + (SIGNALS[info.signal ?? ''] ?? 0)) : (recorded ?? 255);
+  const code = info ? exitCodeOf(info.code, info.signal) : (recorded ?? 255);
   const oom = ctx.cgroups ? ctx.cgroups.oomKills(rec.cgroupPath) > 0 : false;
   if (ctx.cgroups) {
     ctx.cgroups.killAll(rec.cgroupPath);
