@@ -113,7 +113,7 @@ function suite(runtime: string, node: string, image: string, setup: () => Promis
       const two = await core.readNamespacedPodEphemeralcontainers({ name: POD, namespace: NS });
       assert.deepEqual(two.spec?.ephemeralContainers?.map((e) => e.name), ['debugger', 'debugger2']);
       await logOf('debugger2', /pid1=\/bin\/sleep 10000 /);
-      const exited = await eventually(async () => ecStatus('debugger2')?.state?.terminated, 60_000, 'debugger2 exited');
+      const exited = await eventually(async () => ecStatus('debugger2')?.state?.terminated, 120_000, 'debugger2 exited');
       assert.equal(exited.exitCode, 3);
       assert.equal(getPod()?.status?.phase, 'Running');
     });
