@@ -59,11 +59,21 @@ export async function runAgentProcess(argv: string[], createKubelet: KubeletFact
       process.exit(1);
     }
     logger.info('stopping', { signal });
-    void agent.stop().then((results) => {
+    const graceful = signal === 'SIGTERM' && config.shutdownOnSigterm ? shutdownOnSignal() : Promise.resolve();
+    void graceful.then(() => agent.stop()).then((results) => {
       const clean = results.every((r) => r.outcome === 'done');
       logger.info('stopped', { clean });
       process.exit(0);
     });
+  };
+  // --shutdown-on-sigterm: the node shuts down with the agent; its pods get their graceful node shutdown first.
+  const shutdownOnSignal = async () => {
+    logger.info('SIGTERM treated as an imminent node shutdown (--shutdown-on-sigterm)');
+    const ran = await agent.shutdownNode().catch((err: unknown) => {
+      logger.error('graceful node shutdown failed', { err: String(err) });
+      return true;
+    });
+    if (!ran) logger.info('No graceful configuration specified, node shutdown will be immediate');
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

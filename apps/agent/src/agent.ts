@@ -36,6 +36,8 @@ export interface AgentDeps {
 export interface Agent {
   start(): Promise<AgentPorts>;
   stop(): Promise<StepOutcome[]>;
+  /** The graceful node shutdown (pods terminated as shutdownGracePeriod says); false when it is not configured. */
+  shutdownNode(): Promise<boolean>;
   readonly ports: AgentPorts;
 }
 
@@ -171,7 +173,14 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     return stopped;
   }
 
-  return { start, stop, ports };
+  async function shutdownNode(): Promise<boolean> {
+    const m = handle?.kubelet.nodeShutdown;
+    if (!m) return false;
+    await m.shutdownNow();
+    return true;
+  }
+
+  return { start, stop, shutdownNode, ports };
 }
 
 /**

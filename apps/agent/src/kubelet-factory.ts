@@ -12,6 +12,8 @@ import { KUBELET_VERSION } from './config/types.ts';
 import { coreEvictionConfig } from './config/eviction-config.ts';
 import { coreApiServerConfig } from './config/apiserver-config.ts';
 import { logRotatePolicy } from './config/log-config.ts';
+import { shutdownGroups } from './config/shutdown-config.ts';
+import { LogindInhibitor } from './nodeshutdown/logind-inhibitor.ts';
 import { createApiClientFromKubeconfig, type ApiClient } from '@nodelet/core/apiclient';
 
 export interface KubeletHandle {
@@ -68,6 +70,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     ...(c.allowedUnsafeSysctls ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
     ...(c.runtimeClassHandlers ? { runtimeClassHandlers: c.runtimeClassHandlers } : {}),
     containerLog: containerLogPolicy(c),
+    shutdownGracePeriodByPodPriority: shutdownGroups(c),
   };
 }
 
@@ -101,6 +104,8 @@ export const kubeletFactory = (overrides: KubeletOverrides = {}): KubeletFactory
   const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
   const imageFs = await imageFsMountpoint(cri, ctx.logger);
   const config = coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs);
+  // Graceful node shutdown listens to systemd-logind (the system D-Bus) whenever it is configured.
+  if (config.shutdownGracePeriodByPodPriority?.length) deps.shutdownInhibitor = new LogindInhibitor();
   if (overrides.imageGcPeriodMs !== undefined) config.eviction = { ...config.eviction, imageGcPeriodMs: overrides.imageGcPeriodMs };
   const kubelet = createKubelet(deps, config);
   return { kubelet, ...(apiClient ? { apiClient } : {}), close: () => cri.close() };

@@ -5,6 +5,7 @@ import type { ConfigResult, PartialSettings } from './types.ts';
 import { EVICTION_FILE_FIELDS } from './eviction-config.ts';
 import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
 import { LOG_FILE_FIELDS } from './log-config.ts';
+import { SHUTDOWN_FILE_FIELDS } from './shutdown-config.ts';
 
 export type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings';
 
@@ -48,6 +49,7 @@ export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   ...EVICTION_FILE_FIELDS,
   ...APISERVER_FILE_FIELDS,
   ...LOG_FILE_FIELDS,
+  ...SHUTDOWN_FILE_FIELDS,
 ];
 
 const BY_PATH = new Map(CONFIG_FILE_FIELDS.map((f) => [f.path, f]));

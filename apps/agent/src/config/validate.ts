@@ -6,6 +6,7 @@ import { validateApiServer } from './apiserver-config.ts';
 import { validateHttp } from './http-config.ts';
 import { validateRuntimeClasses } from './runtime-class-config.ts';
 import { validateLogs } from './log-config.ts';
+import { validateShutdown } from './shutdown-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
 
 export function validateConfig(c: AgentConfig): string | undefined {
@@ -39,6 +40,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
       : 'crashloop backoff max must be >= crashloop backoff initial'),
     () => validateEviction(c),
     () => validateLogs(c),
+    () => validateShutdown(c),
   ];
   for (const check of checks) {
     const problem = check();

@@ -17,6 +17,8 @@ import type { NodeStatsOptions } from './stats-options.ts';
 import type { ApiClient } from '../apiclient/types.ts';
 import type { EvictionWiringConfig } from './eviction-wiring.ts';
 import type { LogRotatePolicy, LogRotationFs } from '../kuberuntime/logs/log-rotation.ts';
+import type { ShutdownInhibitor } from './node-shutdown.ts';
+import type { ShutdownGracePeriodByPodPriority } from './node-shutdown-groups.ts';
 
 /** API-server mode settings (apiserver-wiring.ts). */
 export interface ApiServerConfig {
@@ -63,6 +65,8 @@ export interface KubeletDeps {
   du?: DiskUsage;
   /** Files for container log rotation (default: the real file system). */
   logRotationFs?: LogRotationFs;
+  /** systemd-logind's delay lock and PrepareForShutdown (graceful node shutdown); none: shutdownNow() only. */
+  shutdownInhibitor?: ShutdownInhibitor;
 }
 
 export interface KubeletConfig {
@@ -133,6 +137,8 @@ export interface KubeletConfig {
   eviction?: EvictionWiringConfig;
   /** containerLogMaxSize (bytes; negative: no rotation) and containerLogMaxFiles; no log manager when absent. */
   containerLog?: LogRotatePolicy;
+  /** Graceful node shutdown groups (shutdownGracePeriod / ...CriticalPods through migrateConfig); none: off. */
+  shutdownGracePeriodByPodPriority?: ShutdownGracePeriodByPodPriority[];
 }
 
 export const DEFAULT_SYNC_FREQUENCY_MS = 60_000;

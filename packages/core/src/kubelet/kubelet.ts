@@ -36,6 +36,7 @@ import { healthReport } from './health.ts';
 import { runningPodsAsV1 } from './running-pods.ts';
 import { KubeletProbes } from './probes.ts';
 import { ActiveDeadlineHandler } from './active-deadline.ts';
+import { buildNodeShutdown, type NodeShutdownManager } from './node-shutdown.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
@@ -72,6 +73,8 @@ export class Kubelet implements KubeletApi {
   readonly gc: EvictionWiring;
   /** Container log rotation (containerLogMaxSize / containerLogMaxFiles); absent unless configured. */
   readonly logManager: ContainerLogManager | undefined;
+  /** Graceful node shutdown (shutdownGracePeriod...); absent unless configured. */
+  readonly nodeShutdown: NodeShutdownManager | undefined;
   private readonly handlers: PodHandlers;
   private readonly sources: PodSource[];
   private readonly startTime: string;
@@ -154,6 +157,7 @@ export class Kubelet implements KubeletApi {
       },
       { ...(config.stats?.evictionHard ? { evictionHard: config.stats.evictionHard } : {}), ...(config.eviction ?? {}) },
     );
+    this.nodeShutdown = buildNodeShutdown(deps, config, { recorder: this.recorder, activePods: () => this.activePods.list(), workers: () => this.workers, syncNodeStatus: () => void this.api?.nodeStatus.tick() });
     this.handlers = new PodHandlers({
       clock,
       logger: logger.child('kubelet'),
@@ -163,7 +167,7 @@ export class Kubelet implements KubeletApi {
       statusManager: this.statusManager,
       recorder: this.recorder,
       reasons: new ReasonCache(),
-      admit: createAdmitter(handlersOrThrow(config.allowedUnsafeSysctls)),
+      admit: createAdmitter([...handlersOrThrow(config.allowedUnsafeSysctls), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
       node: () => this.admitNode(),
       workers: () => this.workers,
       activePods: () => this.activePods.list(),
@@ -206,6 +210,7 @@ export class Kubelet implements KubeletApi {
     this.syncLoop.start();
     this.eviction.start();
     this.logManager?.start();
+    await this.nodeShutdown?.start();
     await Promise.all(
       this.sources.map((s) =>
         s.start().catch((err: unknown) => this.deps.logger.error('pod source failed to start', { source: s.name, err: String(err) })),
@@ -222,6 +227,7 @@ export class Kubelet implements KubeletApi {
     this.syncLoop.stop();
     this.eviction.stop();
     this.logManager?.stop();
+    await this.nodeShutdown?.stop();
     this.pleg.stop();
     await this.volumes?.stop();
     this.runtimeState.stop();
@@ -268,7 +274,7 @@ export class Kubelet implements KubeletApi {
     if (this.runtimeState.info) s.runtime = { ...this.runtimeState.info, endpoint: this.config.runtimeEndpoint };
     if (this.api) s.cluster = this.api.status();
     const pleg = this.pleg.healthy();
-    const msg = [this.runtimeState.message, this.running && !pleg.ok && this.pleg.lastRelist() !== undefined ? `PLEG is not healthy: ${pleg.message}` : '']
+    const msg = [this.runtimeState.message, this.running && !pleg.ok && this.pleg.lastRelist() !== undefined ? `PLEG is not healthy: ${pleg.message}` : '', this.nodeShutdown?.shutdownStatus() ?? '']
       .filter((x) => x)
       .join('; ');
     if (msg) s.runtimeMessage = msg;

@@ -107,6 +107,8 @@ export interface KubeletApi {
   readonly gc?: GcApi;
   /** Stats, metrics endpoints and cgroups (absent in fakes and kubelets without a host file system). */
   readonly stats?: StatsApi | undefined;
+  /** Graceful node shutdown (absent unless shutdownGracePeriod is set): the opt-in trigger and its state. */
+  readonly nodeShutdown?: { shutdownNow(): Promise<void>; shutdownStatus(): string | undefined } | undefined;
   /**
    * Writes the container's log (CRI log files decoded; with timestamps when asked) to `write`. With follow,
    * keeps writing until the container ends its log or `signal` aborts.
