@@ -7,6 +7,7 @@ import { parseFlags } from './flags.ts';
 import type { AgentConfig, PartialSettings } from './types.ts';
 import { DEFAULT_POD_LOGS_DIR, DEFAULT_ROOT_DIR } from './types.ts';
 import { validateConfig } from './validate.ts';
+import { runtimeClassWarning } from './runtime-class-config.ts';
 
 export interface LoadDeps {
   readFile(path: string): string;
@@ -43,6 +44,8 @@ export function loadConfig(argv: readonly string[], deps: LoadDeps): LoadResult 
   const merged = merge(base, fileSettings, flags.value.settings, deps);
   const invalid = validateConfig(merged);
   if (invalid) return { ok: false, reason: invalid };
+  const unused = runtimeClassWarning(merged);
+  if (unused) warnings = [...warnings, unused];
   return { ok: true, help: false, config: merged, warnings, configFile };
 }
 

@@ -24,3 +24,11 @@ it('a class name or handler the API server would refuse is an invalid configurat
   const bad = loadConfig(['--runtime-class-handlers=gvisor=run.sc'], deps);
   assert.ok(!bad.ok && bad.reason.startsWith('invalid configuration: runtimeClassHandlers["gvisor"] handler: Invalid value: "run.sc": a lowercase RFC 1123 label'), JSON.stringify(bad));
 });
+
+it('with --kubeconfig the map is not used, and the agent says so', () => {
+  const r = loadConfig(['--runtime-class-handlers=sandboxed=userns', '--kubeconfig=/etc/kubelet.conf'], deps);
+  assert.ok(r.ok && !r.help);
+  assert.deepEqual(r.warnings, ["--runtime-class-handlers is not used with --kubeconfig: runtime handlers come from the API server's RuntimeClass objects"]);
+  const alone = loadConfig(['--runtime-class-handlers=sandboxed=userns'], deps);
+  assert.ok(alone.ok && !alone.help && alone.warnings.length === 0);
+});

@@ -17,6 +17,12 @@ export const RUNTIME_CLASS_FLAG_SPECS: FlagSpec<'runtimeClassHandlers'>[] = [
   },
 ];
 
+/** With --kubeconfig the RuntimeClass objects decide: say that the map is not used. */
+export function runtimeClassWarning(c: { runtimeClassHandlers?: Record<string, string>; kubeconfig?: string }): string | undefined {
+  if (!c.kubeconfig || Object.keys(c.runtimeClassHandlers ?? {}).length === 0) return undefined;
+  return '--runtime-class-handlers is not used with --kubeconfig: runtime handlers come from the API server\'s RuntimeClass objects';
+}
+
 export function validateRuntimeClasses(c: { runtimeClassHandlers?: Record<string, string> }): string | undefined {
   for (const [name, handler] of Object.entries(c.runtimeClassHandlers ?? {})) {
     const errors = [...validateDnsSubdomain(`runtimeClassHandlers[${JSON.stringify(name)}] name`, name), ...validateDnsLabel(`runtimeClassHandlers[${JSON.stringify(name)}] handler`, handler)];
