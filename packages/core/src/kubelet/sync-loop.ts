@@ -1,7 +1,7 @@
 /**
  * The kubelet's sync loop: one serial consumer of a typed union of inputs — config updates, PLEG events,
- * liveness/startup probe failures, sync ticks (1 s: pods whose resync/back-off time came, or past their active
- * deadline) and housekeeping (2 s) — dispatched by an exhaustive switch. Inputs are handled one at a time, in arrival order; handlers hand work to the pod workers.
+ * liveness/startup probe failures and startup successes, sync ticks (1 s: pods whose resync/back-off time came,
+ * or past their active deadline) and housekeeping (2 s) — dispatched by an exhaustive switch. Inputs are handled one at a time, in arrival order; handlers hand work to the pod workers.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock, TimerHandle } from '../util/clock.ts';
@@ -25,7 +25,7 @@ export interface SyncLoopHandlers {
   handlePodDeletes(pods: V1Pod[]): void | Promise<void>;
   handlePodReconcile(pods: V1Pod[]): void | Promise<void>;
   handlePlegEvent(e: PodLifecycleEvent): void | Promise<void>;
-  /** A liveness or startup failure (kubelet.go handleProbeSync): the pod is synced, computePodActions restarts. */
+  /** A liveness or startup failure, or a startup success (kubelet.go handleProbeSync): the pod is synced. */
   handleProbeSync(u: ResultUpdate): void | Promise<void>;
   handleSyncTick(): void | Promise<void>;
   handleHousekeeping(): void | Promise<void>;
