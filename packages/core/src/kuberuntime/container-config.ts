@@ -20,11 +20,9 @@ import { hostPathMounts } from './host-path-mounts.ts';
 import { containerLogPathErrors } from './log-path-checks.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import { containerSecurityContext, type ImageUser, type SecurityContextOptions } from './security-context.ts';
+import { DEFAULT_SECCOMP_ROOT } from './seccomp-profile.ts';
 import { isSafeUid } from '../volume/volume-paths.ts';
 import { makeHostsMount } from './etc-hosts.ts';
-
-/** The kubelet's default `<root-dir>/seccomp` (root dir /var/lib/kubelet). */
-export const DEFAULT_SECCOMP_ROOT = '/var/lib/kubelet/seccomp';
 
 export type ContainerConfigResult = { ok: true; config: ContainerConfig; /** Warning events (InvalidEnvironmentVariableNames). */ warnings?: string[] } | { ok: false; message: string };
 

@@ -6,6 +6,7 @@ import { defaultCgroupParent } from './qos.ts';
 import type { KubeRuntimeConfig } from './types.ts';
 import { podLogDirErrors } from './log-path-checks.ts';
 import { podSupplementalGroups } from './supplemental-groups.ts';
+import { DEFAULT_SECCOMP_ROOT, seccompProfile } from './seccomp-profile.ts';
 import { sandboxResources } from './sandbox-resources.ts';
 
 export function podLogsDirectory(podLogsDir: string, pod: V1Pod): string {
@@ -55,6 +56,8 @@ export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeR
   const sc = s?.securityContext;
   const privileged = [...(s?.initContainers ?? []), ...(s?.containers ?? [])].some((c) => c.securityContext?.privileged === true);
   const sysctls = Object.fromEntries((sc?.sysctls ?? []).map((x) => [x.name, x.value]));
+  // the pod-level profile for the sandbox (generatePodSandboxLinuxConfig); Localhost without a profile never passes validation
+  const seccomp = seccompProfile(pod, undefined, cfg.rootDir ? `${cfg.rootDir.replace(/\/$/, '')}/seccomp` : DEFAULT_SECCOMP_ROOT);
   const config: PodSandboxConfig = {
     metadata: { name: m.name ?? '', namespace: m.namespace ?? 'default', uid: m.uid ?? '', attempt },
     labels: podLabels(pod),
@@ -71,6 +74,7 @@ export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeR
         ...(sc?.runAsUser !== undefined ? { runAsUser: { value: sc.runAsUser } } : {}),
         ...(sc?.runAsGroup !== undefined ? { runAsGroup: { value: sc.runAsGroup } } : {}),
         ...(podSupplementalGroups(sc) ? { supplementalGroups: podSupplementalGroups(sc) } : {}),
+        ...(seccomp.ok ? { seccomp: seccomp.profile } : {}),
       },
     },
   };

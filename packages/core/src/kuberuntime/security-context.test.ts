@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Container, V1Pod, V1PodSecurityContext, V1SecurityContext } from '@kubernetes/client-node';
-import { containerSecurityContext, seccompProfile, verifyRunAsNonRoot, DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from './security-context.ts';
+import { containerSecurityContext, verifyRunAsNonRoot, DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from './security-context.ts';
+import { seccompProfile } from './seccomp-profile.ts';
+import { generatePodSandboxConfig } from './sandbox-config.ts';
 import { generateContainerConfig } from './container-config.ts';
 
 const opts = { seccompRoot: '/var/lib/kubelet/seccomp' };
@@ -106,4 +108,12 @@ test('seccomp: container field, else the pod field, else Unconfined (RuntimeDefa
   const r = containerSecurityContext(local.pod, local.c, { uid: 0 }, { seccompRoot: root });
   assert.ok(r.ok);
   assert.deepEqual(r.sc.seccomp, { profileType: 'Localhost', localhostRef: '/var/lib/kubelet/seccomp/profiles/audit.json' });
+});
+
+test('the sandbox gets the pod-level seccomp profile (generatePodSandboxLinuxConfig)', () => {
+  const cfg = { podLogsDir: '/var/log/pods', rootDir: '/var/lib/nodelet/', nodeName: 'n', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } };
+  const sb = (psc?: V1PodSecurityContext) => generatePodSandboxConfig(podWith(psc, { seccompProfile: { type: 'Unconfined' } }).pod, 0, cfg).linux?.securityContext?.seccomp;
+  assert.deepEqual(sb(), { profileType: 'Unconfined' });
+  assert.deepEqual(sb({ seccompProfile: { type: 'RuntimeDefault' } }), { profileType: 'RuntimeDefault' });
+  assert.deepEqual(sb({ seccompProfile: { type: 'Localhost', localhostProfile: 'a.json' } }), { profileType: 'Localhost', localhostRef: '/var/lib/nodelet/seccomp/a.json' });
 });

@@ -3,12 +3,12 @@
  * pkg/kubelet/kuberuntime/security_context.go determineEffectiveSecurityContext, helpers.go getSeccompProfile,
  * security_context_others.go verifyRunAsNonRoot, pkg/securitycontext/util.go).
  */
-import { join } from 'node:path';
-import type { V1Container, V1Pod, V1SeccompProfile, V1SecurityContext } from '@kubernetes/client-node';
-import type { LinuxContainerSecurityContext, SecurityProfile } from '../cri/types.ts';
+import type { V1Container, V1Pod, V1SecurityContext } from '@kubernetes/client-node';
+import type { LinuxContainerSecurityContext } from '../cri/types.ts';
 import { formatPod } from '../lifecycle/hooks/run-hooks.ts';
 import { namespaceOptions } from './sandbox-config.ts';
 import { podSupplementalGroups } from './supplemental-groups.ts';
+import { seccompProfile } from './seccomp-profile.ts';
 
 /**
  * pkg/securitycontext/util.go of the release-1.28 branch ("must be kept in sync with moby/moby"; powercap was
@@ -58,22 +58,6 @@ export function verifyRunAsNonRoot(pod: V1Pod, c: V1Container, user: ImageUser):
     return `container has runAsNonRoot and image has an invalid user id (${user.uid}). (Must be 1-(2147483647)): must be between 0 and 2147483647, inclusive ${where}`;
   }
   return undefined;
-}
-
-/** fieldSeccompProfile: the CRI profile of one API field (Localhost resolved under the kubelet's seccomp root). */
-function fieldSeccompProfile(p: V1SeccompProfile | undefined, root: string, runtimeDefault: boolean): { ok: true; profile: SecurityProfile } | { ok: false; message: string } {
-  if (!p) return { ok: true, profile: { profileType: runtimeDefault ? 'RuntimeDefault' : 'Unconfined' } };
-  if (p.type === 'RuntimeDefault') return { ok: true, profile: { profileType: 'RuntimeDefault' } };
-  if (p.type === 'Localhost') {
-    if (!p.localhostProfile) return { ok: false, message: 'localhostProfile must be set if seccompProfile type is Localhost.' };
-    return { ok: true, profile: { profileType: 'Localhost', localhostRef: join(root, p.localhostProfile) } };
-  }
-  return { ok: true, profile: { profileType: 'Unconfined' } };
-}
-
-/** getSeccompProfile: the container's field first, else the pod's, else RuntimeDefault with seccompDefault, else Unconfined. */
-export function seccompProfile(pod: V1Pod, c: V1Container, seccompRoot: string, seccompDefault = false): { ok: true; profile: SecurityProfile } | { ok: false; message: string } {
-  return fieldSeccompProfile(c.securityContext?.seccompProfile ?? pod.spec?.securityContext?.seccompProfile, seccompRoot, seccompDefault);
 }
 
 export interface SecurityContextOptions {
