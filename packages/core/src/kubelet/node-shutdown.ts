@@ -15,8 +15,6 @@ import type { Logger } from '../util/logger.ts';
 import { evictedStatus } from './eviction-wiring.ts';
 import { groupByPriority, periodRequestedSeconds, sortGroups, type ShutdownGracePeriodByPodPriority } from './node-shutdown-groups.ts';
 import type { PodStatusFunc } from './pod-worker-types.ts';
-import type { PodWorkers } from './pod-workers.ts';
-import type { KubeletConfig, KubeletDeps } from './config.ts';
 
 export const NODE_SHUTDOWN_REASON = 'Terminated';
 export const NODE_SHUTDOWN_MESSAGE = 'Pod was terminated in response to imminent node shutdown.';
@@ -237,33 +235,3 @@ function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** What the kubelet lends the manager: the pod workers kill, the active pods, the node status sync. */
-export interface NodeShutdownParts {
-  recorder: Pick<EventRecorder, 'event'>;
-  activePods: () => V1Pod[];
-  workers: () => Pick<PodWorkers, 'updatePod' | 'waitIdle'>;
-  syncNodeStatus: () => void;
-}
-
-/** The manager when groups are configured (NewManager's stub otherwise: undefined). */
-export function buildNodeShutdown(deps: KubeletDeps, config: KubeletConfig, k: NodeShutdownParts): NodeShutdownManager | undefined {
-  const groups = config.shutdownGracePeriodByPodPriority ?? [];
-  if (groups.length === 0) return undefined;
-  return new NodeShutdownManager(
-    {
-      clock: deps.clock,
-      logger: deps.logger.child('nodeshutdown'),
-      recorder: k.recorder,
-      nodeName: config.nodeName,
-      activePods: k.activePods,
-      killPod: (pod, gracePeriodOverride, podStatusFunc) => {
-        const workers = k.workers();
-        workers.updatePod({ updateType: 'kill', pod, gracePeriodOverride, killPodOptions: { podStatusFunc } });
-        return workers.waitIdle(pod.metadata?.uid ?? '');
-      },
-      syncNodeStatus: k.syncNodeStatus,
-      ...(deps.shutdownInhibitor ? { inhibitor: deps.shutdownInhibitor } : {}),
-    },
-    groups,
-  );
-}
