@@ -52,6 +52,16 @@ test('RuntimeClass: create, get, list and watch as a node; the node cannot write
   assert.equal(denied.code, 403);
   const missing = await failure(node.readRuntimeClass({ name: 'gvisor' }));
   assert.deepEqual([missing.code, missing.message], [404, 'runtimeclasses.node.k8s.io "gvisor" not found']);
+  // upstream runtimeclass.go "should support RuntimeClasses API operations": 409 on a second create, merge
+  // patch, label-selected list and deletecollection.
+  assert.equal((await failure(admin.createRuntimeClass({ body: rc('sandboxed', 'userns') }))).code, 409);
+  const patched = await rawRequest(double, 'PATCH', '/apis/node.k8s.io/v1/runtimeclasses/sandboxed', { metadata: { annotations: { patched: 'true' }, labels: { test: 'ops' } } }, { 'content-type': 'application/merge-patch+json' });
+  assert.deepEqual([patched.status, patched.json.metadata.annotations, patched.json.handler], [200, { patched: 'true' }, 'userns']);
+  await admin.createRuntimeClass({ body: { ...rc('second', 'runc'), metadata: { name: 'second', labels: { test: 'ops' } } } });
+  assert.equal((await admin.listRuntimeClass({ labelSelector: 'test=ops' })).items.length, 2);
+  const gone = await rawRequest(double, 'DELETE', '/apis/node.k8s.io/v1/runtimeclasses?labelSelector=test%3Dops');
+  assert.equal(gone.status, 200, gone.text);
+  assert.deepEqual((await admin.listRuntimeClass()).items, []);
   const disc = await rawRequest(double, 'GET', '/apis/node.k8s.io/v1');
   assert.deepEqual(disc.json.resources.map((r: { name: string; namespaced: boolean; kind: string }) => [r.name, r.namespaced, r.kind]), [['runtimeclasses', false, 'RuntimeClass']]);
 });
@@ -88,7 +98,11 @@ test('RuntimeClass admission on pod create: class must exist, its podFixed overh
   const same = await core.createNamespacedPod({ namespace: 'default', body: pod('same', 'kata-fc', { cpu: '0.25', memory: '120Mi' }) });
   assert.ok(same.spec?.overhead, 'an equal overhead (by value) is accepted');
   assert.equal((await core.createNamespacedPod({ namespace: 'default', body: pod('plain', 'plain') })).spec?.overhead, undefined);
+  // upstream "should reject a Pod requesting a deleted RuntimeClass": the admission reads the class at create time.
+  await admin.createRuntimeClass({ body: rc('delete-me', 'runc') });
+  await admin.deleteRuntimeClass({ name: 'delete-me' });
   const cases: Array<[V1Pod, string]> = [
+    [pod('deleted', 'delete-me'), 'pods "deleted" is forbidden: pod rejected: RuntimeClass "delete-me" not found'],
     [pod('nope', 'missing'), 'pods "nope" is forbidden: pod rejected: RuntimeClass "missing" not found'],
     [pod('other', 'kata-fc', { memory: '1Gi' }), `pods "other" is forbidden: pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead`],
     [pod('bare', undefined, { memory: '1Gi' }), 'pods "bare" is forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead'],
