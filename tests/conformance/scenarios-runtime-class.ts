@@ -3,7 +3,9 @@
 // (kuberuntime_sandbox.go at v1.28) passes the handler to RunPodSandbox; a class that is not known fails the
 // sandbox with the RuntimeClass lister's NotFound, a handler the runtime does not have with the runtime's error —
 // FailedCreatePodSandBox, the pod Pending with its containers ContainerCreating (nodelet adds the message), no
-// sandbox. Upstream has no [NodeConformance] spec for it (test/e2e/common/node/runtimeclass.go needs a cluster).
+// sandbox. Upstream: test/e2e/common/node/runtimeclass.go "should run a Pod requesting a RuntimeClass with a
+// configured handler" and "should reject a Pod requesting a RuntimeClass with an unconfigured handler"
+// [NodeFeature:RuntimeHandler] (pods through the API server there, static pods here).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
