@@ -195,6 +195,7 @@ export class ApiServerWiring {
       readiness: { ready, message: ready ? '' : s.runtimeMessage || 'container runtime is down' },
       pressure: { memory: pressure.includes('MemoryPressure'), disk: pressure.includes('DiskPressure'), pid: pressure.includes('PIDPressure') },
       images,
+      ...(s.devicePlugins ? { devicePlugins: s.devicePlugins } : {}),
     };
   }
 }

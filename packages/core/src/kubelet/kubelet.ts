@@ -2,7 +2,7 @@
  * The Kubelet: wires config sources, pod manager, admission, status manager, PLEG, pod workers, the sync loop
  * and the CRI runtime together, and implements the KubeletApi facade the agent serves.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { EventBus } from '../events/types.ts';
 import { InMemoryEventBus } from '../events/bus.ts';
 import { KubeletEventRecorder, type EventRecorder } from '../events/recorder.ts';
@@ -39,6 +39,8 @@ import { ActiveDeadlineHandler } from './active-deadline.ts';
 import type { NodeShutdownManager } from './node-shutdown.ts';
 import { buildNodeShutdown } from './node-shutdown-wiring.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
+import { buildDeviceManager, withDeviceAdmission } from './device-wiring.ts';
+import type { DeviceManager } from '../cm/devicemanager/manager.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
 import { nodeGcFs } from './gc-fs.ts';
@@ -74,6 +76,8 @@ export class Kubelet implements KubeletApi {
   readonly gc: EvictionWiring;
   /** Container log rotation (containerLogMaxSize / containerLogMaxFiles); absent unless configured. */
   readonly logManager: ContainerLogManager | undefined;
+  /** Device plugins (Registration on <root-dir>/device-plugins/kubelet.sock); on a real host only. */
+  readonly devices: DeviceManager | undefined;
   /** Graceful node shutdown (shutdownGracePeriod...); absent unless configured. */
   readonly nodeShutdown: NodeShutdownManager | undefined;
   private readonly handlers: PodHandlers;
@@ -116,7 +120,10 @@ export class Kubelet implements KubeletApi {
         ...(config.probes ?? {}),
       },
     );
+    this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods(), onChange: () => void this.api?.nodeStatus.tick() });
+    const devices = this.devices;
     this.runtime = buildRuntimeManager(deps, config, {
+      ...(devices ? { devices: (pod: V1Pod, c: V1Container) => devices.prepareContainer(pod, c) } : {}),
       ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
       allocatable: () => this.downwardAllocatable(),
       cri,
@@ -168,7 +175,7 @@ export class Kubelet implements KubeletApi {
       statusManager: this.statusManager,
       recorder: this.recorder,
       reasons: new ReasonCache(),
-      admit: createAdmitter([...handlersOrThrow(config.allowedUnsafeSysctls), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
+      admit: createAdmitter([...withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
       node: () => this.admitNode(),
       workers: () => this.workers,
       activePods: () => this.activePods.list(),
@@ -202,6 +209,7 @@ export class Kubelet implements KubeletApi {
     await this.api?.start();
     this.recorder.event({ kind: 'Node', name: this.config.nodeName }, 'Normal', 'Starting', 'Starting kubelet.');
     await this.stats?.start().catch((err: unknown) => this.deps.logger.error('stats failed to start', { err: String(err) }));
+    await this.devices?.start().catch((err: unknown) => this.deps.logger.error('device manager failed to start', { err: String(err) }));
     this.runtimeState.start();
     this.statusManager.start();
     this.probes.manager.start();
@@ -235,6 +243,7 @@ export class Kubelet implements KubeletApi {
     this.probes.manager.stop();
     this.statusManager.stop();
     this.stats?.stop();
+    await this.devices?.stop();
     await this.api?.stop();
   }
 
@@ -274,6 +283,7 @@ export class Kubelet implements KubeletApi {
     };
     if (this.runtimeState.info) s.runtime = { ...this.runtimeState.info, endpoint: this.config.runtimeEndpoint };
     if (this.api) s.cluster = this.api.status();
+    if (this.devices) s.devicePlugins = this.devices.capacity();
     const pleg = this.pleg.healthy();
     const msg = [this.runtimeState.message, this.running && !pleg.ok && this.pleg.lastRelist() !== undefined ? `PLEG is not healthy: ${pleg.message}` : '', this.nodeShutdown?.shutdownStatus() ?? '']
       .filter((x) => x)

@@ -10,6 +10,7 @@ import { NodeCredentials } from '../credentialprovider/node-credentials.ts';
 import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { defaultCgroupParent } from '../kuberuntime/qos.ts';
 import type { ContainerProbeResults, EventSink } from '../kuberuntime/types.ts';
+import type { ContainerDevices } from '../kuberuntime/device-options.ts';
 import type { CriClient } from '../cri/types.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
@@ -38,6 +39,8 @@ export interface RuntimeParts {
   probeResults?: ContainerProbeResults;
   /** The API server's RuntimeClass objects (API-server mode); else config.runtimeClassHandlers. */
   runtimeClasses?: RuntimeHandlerResolver;
+  /** The device manager's container allocations. */
+  devices?: ContainerDevices;
 }
 
 export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
@@ -61,7 +64,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), ...(parts.devices ? { devices: parts.devices } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
     {
       podLogsDir: config.podLogsDir,
       rootDir: config.rootDir,

@@ -52,6 +52,15 @@ export interface NodeSummary {
   pressure?: Array<'MemoryPressure' | 'DiskPressure' | 'PIDPressure'>;
   /** API-server mode: the cluster connection. */
   cluster?: ClusterStatus;
+  /** Device plugin resources (GetCapacity): capacity counts all devices, allocatable the healthy ones. */
+  devicePlugins?: DevicePluginResources;
+}
+
+export interface DevicePluginResources {
+  capacity: Record<string, number>;
+  allocatable: Record<string, number>;
+  /** Resources whose plugin is gone past its grace period: the node reports 0 of them. */
+  removed: string[];
 }
 
 export interface ContainerLogOptions {

@@ -18,6 +18,7 @@ import { ephemeralContainersToRun } from './ephemeral-containers.ts';
 import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type StartDeps } from './start-container.ts';
+import type { ContainerDevices } from './device-options.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import { pullSecretsForPod } from './pull-secrets.ts';
 import type { ContainerProbeResults, ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
@@ -51,6 +52,8 @@ export interface KubeRuntimeDeps {
   messages?: TerminationMessageFs;
   /** runtimeClassName → CRI runtime handler (RuntimeClass manager); every pod gets the default "" when absent. */
   runtimeClasses?: RuntimeHandlerResolver;
+  /** The device manager's allocations for a container about to be created; none when absent. */
+  devices?: ContainerDevices;
 }
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
@@ -290,6 +293,7 @@ export class KubeRuntimeManager implements Runtime {
       ...(this.deps.volumes ? { volumes: this.deps.volumes } : {}),
       ...(this.deps.objects ? { objects: this.deps.objects } : {}),
       ...(this.deps.allocatable ? { allocatable: this.deps.allocatable } : {}),
+      ...(this.deps.devices ? { devices: this.deps.devices } : {}),
       ...(this.deps.messages && this.config.rootDir ? { messages: { fs: this.deps.messages, rootDir: this.config.rootDir, onError: (message: string) => this.log.error(message) } } : {}),
       ...(hooks ? { postStart: (pod: V1Pod, c: V1Container, id: string, ip: string) => this.postStart(hooks, pod, c, id, ip) } : {}),
     };

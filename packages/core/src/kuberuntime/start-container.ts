@@ -16,6 +16,7 @@ import type { PodObjectSource } from '../podobjects/types.ts';
 import type { NodeAllocatable } from '../volume/downward-api.ts';
 import type { EventSink, RuntimeFs } from './types.ts';
 import { podContainerDir, terminationMessageMount, type TerminationMessageFs } from './termination-message.ts';
+import { applyDeviceOptions, type ContainerDevices } from './device-options.ts';
 
 export interface StartDeps {
   cri: Pick<CriClient, 'createContainer' | 'startContainer'> & Partial<Pick<CriClient, 'imageStatus'>>;
@@ -41,6 +42,8 @@ export interface StartDeps {
    * implementation kills the container (FailedPostStartHook) and returns the handler's message.
    */
   postStart?: (pod: V1Pod, c: V1Container, containerId: string, podIp: string) => Promise<{ ok: true } | { ok: false; message: string }>;
+  /** The device manager: the container's device plugin allocations (a failure is CreateContainerConfigError). */
+  devices?: ContainerDevices;
 }
 
 export type StartResult = { ok: true; containerId: string } | { ok: false; reason: string; message: string };
@@ -106,6 +109,14 @@ export async function startContainer(
     return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
   }
   useTargetPidNamespace(cfg.config, target.id);
+  if (deps.devices) {
+    const dev = await deps.devices(pod, c);
+    if (!dev.ok) {
+      warn(dev.message);
+      return { ok: false, reason: 'CreateContainerConfigError', message: dev.message };
+    }
+    applyDeviceOptions(cfg.config, dev.opts);
+  }
   for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
   if (deps.messages) {
     const { fs, rootDir, onError } = deps.messages;

@@ -49,6 +49,16 @@ describe('node status setters', () => {
     assert.equal(status.daemonEndpoints?.kubeletEndpoint?.Port, 10250);
   });
 
+  // The kubelet's MachineInfo setter with devicePluginResourceCapacityFunc (nodestatus/setters.go).
+  it('device plugin resources: capacity all devices, allocatable the healthy ones, removed resources 0', () => {
+    const devicePlugins = { capacity: { 'example.com/foo': 3 }, allocatable: { 'example.com/foo': 2 }, removed: ['example.com/gone'] };
+    const { status } = buildNodeStatus(undefined, input({ devicePlugins }), T0);
+    assert.equal(status.capacity?.['example.com/foo'], '3');
+    assert.equal(status.allocatable?.['example.com/foo'], '2');
+    assert.equal(status.capacity?.['example.com/gone'], '0');
+    assert.equal(status.allocatable?.['example.com/gone'], '0');
+  });
+
   it('keeps the 50 biggest images, biggest first', () => {
     const images = Array.from({ length: 60 }, (_, i) => ({ names: [`img${i}`], sizeBytes: i }));
     const { status } = buildNodeStatus(undefined, input({ images }), T0);

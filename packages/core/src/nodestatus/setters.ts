@@ -62,6 +62,11 @@ function resources(input: NodeStatusInput): { capacity: Record<string, string>; 
     capacity[name] = String(bytes);
     allocatable[name] = String(bytes);
   }
+  // MachineInfo setter: device plugin capacity, removed resources set to 0, allocatable from the plugins.
+  const dp = input.devicePlugins;
+  for (const [name, n] of Object.entries(dp?.capacity ?? {})) capacity[name] = String(n);
+  for (const name of dp?.removed ?? []) capacity[name] = allocatable[name] = '0';
+  for (const [name, n] of Object.entries(dp?.allocatable ?? {})) allocatable[name] = String(n);
   return { capacity, allocatable };
 }
 

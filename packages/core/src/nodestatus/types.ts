@@ -38,6 +38,8 @@ export interface NodeStatusInput {
   evictionHard?: { memoryBytes: number; nodefsFraction: number };
   os?: string;
   arch?: string;
+  /** Device plugin resources (the device manager's GetCapacity); removed ones are reported as 0. */
+  devicePlugins?: { capacity: Record<string, number>; allocatable: Record<string, number>; removed: string[] };
 }
 
 /** A node event the kubelet records when a condition is first set or changes. */

@@ -59,6 +59,11 @@ export function createContainer(ctx: RuntimeContext, sandboxId: string, config: 
     ...config.mounts
       .filter((m) => m.containerPath && m.hostPath)
       .map((m) => ({ mode: m.readonly ? 'ro' : 'rw', src: m.hostPath, dst: m.containerPath })),
+    // CRI devices (device plugins' DeviceSpecs): the host's device node bound at the container path, read-only
+    // without "w" in the permissions; this runtime keeps no device cgroup, so the node itself is the access.
+    ...(config.devices ?? [])
+      .filter((d) => d.containerPath && d.hostPath)
+      .map((d) => ({ mode: (d.permissions || 'rwm').includes('w') ? 'rw' : 'ro', src: d.hostPath, dst: d.containerPath })),
   ];
   // Mount points resolved inside the image's root: the setup script must never follow an image symlink out
   // of the container (an image's /var/run -> /run would otherwise create the mount point on the host).

@@ -28,13 +28,13 @@ async function setup(t: { after(fn: () => Promise<void>): void }, plugin: Partia
   const dir = await mkdtemp(path.join(tmpdir(), 'nodelet-dm-'));
   const clock = new FakeClock();
   const log = new RecordingLogger();
-  let active: V1Pod[] = [];
-  const mk = () => new DeviceManager({ clock, logger: log.logger, dir, activePods: () => active, graceMs: 60_000 });
+  let sources: V1Pod[] = [];
+  const mk = () => new DeviceManager({ clock, logger: log.logger, dir, graceMs: 60_000, sourcePods: () => sources });
   const m = mk();
   await m.start();
   const p = new TestDevicePlugin({ dir, resource: RES, deviceIds: ['dev-a', 'dev-b'], ...plugin });
   await p.serve();
-  const env = { dir, clock, log, m, p, mk, setActive: (pods: V1Pod[]) => (active = pods), managers: [m] };
+  const env = { dir, clock, log, m, p, mk, managers: [m], setSources: (pods: V1Pod[]) => (sources = pods) };
   t.after(async () => {
     await p.stop();
     for (const x of env.managers) await x.stop();
@@ -154,4 +154,19 @@ test('a corrupt checkpoint: a log line naming the file, and a clean start', asyn
   assert.ok(line);
   assert.equal(line.file, env.m.checkpointPath);
   assert.equal(line.err, "checkpoint is corrupted");
+});
+
+test('re-admission one pod at a time: an earlier pod does not free the devices of a later pod its source still holds', async (t) => {
+  const { m, p, setSources } = await setup(t);
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  const late = pod('late', 1);
+  assert.ok(m.admit(late, []).admit);
+  const early = pod('early', 1);
+  const done = { ...pod('done', 1), status: { phase: 'Succeeded' } };
+  setSources([early, late, done]);
+  assert.ok(m.admit(early, []).admit, 'the free device');
+  assert.equal(m.admit(pod('third', 1), [early]).admit, false, 'late still holds its device');
+  setSources([early]);
+  assert.ok(m.admit(pod('third', 1), [early]).admit, 'late is gone from its source: freed');
 });

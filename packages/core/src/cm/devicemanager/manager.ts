@@ -29,8 +29,13 @@ export interface DeviceManagerDeps {
   logger: Logger;
   /** `<root-dir>/device-plugins`. */
   dir: string;
-  /** The kubelet's active pods (devices of other pods are freed before each admission). */
-  activePods: () => V1Pod[];
+  /** All pod sources seen (UpdateAllocatedDevices frees nothing before, so a restart keeps every allocation). */
+  sourcesReady?: () => boolean;
+  /**
+   * The pods the config sources hold: one not yet terminal keeps its devices even before it is admitted again
+   * (after a restart the pods are re-admitted one by one; an earlier one must not free a later one's devices).
+   */
+  sourcePods?: () => V1Pod[];
   /** Called when a plugin's devices, health or connection change (node status resync). */
   onChange?: () => void;
   /** endpointStopGracePeriod (5 min); tests inject a short one. */
@@ -125,13 +130,17 @@ export class DeviceManager {
   /** The resource-allocation admit handler (runs before the predicates, as the kubelet registers it). */
   readonly admitHandler: PodAdmitHandler = { name: 'devicemanager', admit: (attrs) => this.admit(attrs.pod, attrs.otherPods) };
 
+  /** Allocate for each container; devices of pods no longer active (not in otherPods) are freed first. */
   admit(pod: V1Pod, otherPods: V1Pod[]): PodAdmitResult {
     const uid = pod.metadata?.uid ?? '';
     const isDevice = (r: string) => this.state.isDeviceResource(r);
     const containers = [...(pod.spec?.initContainers ?? []).map((c) => ({ c, init: c.restartPolicy !== 'Always' })), ...(pod.spec?.containers ?? []).map((c) => ({ c, init: false }))];
     if (!containers.some(({ c }) => deviceRequests(c, isDevice).length > 0)) return { admit: true };
-    const freed = this.state.removeStale(new Set([uid, ...otherPods.map((p) => p.metadata?.uid ?? '')]));
-    if (freed.length > 0) void this.writeCheckpoint();
+    if (this.deps.sourcesReady?.() ?? true) {
+      const pending = (this.deps.sourcePods?.() ?? []).filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+      const freed = this.state.removeStale(new Set([uid, ...[...otherPods, ...pending].map((p) => p.metadata?.uid ?? '')]));
+      if (freed.length > 0) void this.writeCheckpoint();
+    }
     const reuse = new Map<string, Set<string>>();
     for (const { c, init } of containers) {
       for (const [resource, n] of deviceRequests(c, isDevice)) {

@@ -24,6 +24,8 @@ export interface TestDevicePluginOptions {
   /** Allocate's answer for one container's device ids (default: env, mount and device per id). */
   respond?: (ids: string[]) => ContainerAllocateResponse;
   version?: string;
+  /** Where the mounted device files live (default: `dir`). */
+  hostDir?: string;
 }
 
 let seq = 0;
@@ -75,7 +77,7 @@ export class TestDevicePlugin {
         (r) => r.containerRequests[0]?.availableDeviceIDs ?? [],
         (r) => ({ containerResponses: r.containerRequests.map((c: { availableDeviceIDs: string[]; allocationSize: number }) => ({ deviceIDs: (o.prefer ?? ((a, n) => a.slice(-n)))(c.availableDeviceIDs, c.allocationSize) })) }),
       ),
-      Allocate: unary('Allocate', (r) => r.containerRequests.flatMap((c: { devicesIds: string[] }) => c.devicesIds), (r) => ({ containerResponses: r.containerRequests.map((c: { devicesIds: string[] }) => (o.respond ?? ((ids) => testAllocateResponse(o.dir, ids)))(c.devicesIds)) })),
+      Allocate: unary('Allocate', (r) => r.containerRequests.flatMap((c: { devicesIds: string[] }) => c.devicesIds), (r) => ({ containerResponses: r.containerRequests.map((c: { devicesIds: string[] }) => (o.respond ?? ((ids) => testAllocateResponse(o.hostDir ?? o.dir, ids)))(c.devicesIds)) })),
       PreStartContainer: unary('PreStartContainer', (r) => r.devicesIds, () => ({})),
     } as grpc.UntypedServiceImplementation);
     await rm(this.socket, { force: true });
