@@ -7,7 +7,8 @@ import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
 import { LOG_FILE_FIELDS } from './log-config.ts';
 import { SHUTDOWN_FILE_FIELDS } from './shutdown-config.ts';
 
-export type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings';
+/** 'objects': a list of objects, checked field by field where the setting is validated. */
+export type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings' | 'objects';
 
 export interface FieldSpec {
   path: string;
@@ -116,6 +117,8 @@ function convert(spec: FieldSpec, v: unknown): { ok: true; value: unknown } | { 
     }
     case 'strings':
       return Array.isArray(v) && v.every((x) => typeof x === 'string') ? { ok: true, value: [...v] } : bad('a list of strings');
+    case 'objects':
+      return Array.isArray(v) && v.every(isObject) ? { ok: true, value: v.map((x) => ({ ...x })) } : bad('a list of objects');
     case 'map':
       return isObject(v) && Object.values(v).every((x) => typeof x === 'string') ? { ok: true, value: { ...v } } : bad('a map of strings');
   }

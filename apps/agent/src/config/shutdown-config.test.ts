@@ -42,3 +42,21 @@ it('has no --shutdown-grace-period flag (the kubelet has none either)', () => {
   const r = loadConfig(['--shutdown-grace-period=30s'], file(''));
   assert.equal(r.ok, false);
 });
+
+it('shutdownGracePeriodByPodPriority: the groups as given; not together with shutdownGracePeriod (the kubelet message)', () => {
+  const list = 'shutdownGracePeriodByPodPriority:\n  - { priority: 100000, shutdownGracePeriodSeconds: 30 }\n  - { priority: 0, shutdownGracePeriodSeconds: 60 }\n';
+  const r = loadConfig(['--config=/c.yaml'], file(list));
+  assert.ok(r.ok && !r.help);
+  assert.deepEqual(shutdownGroups(r.config), [
+    { priority: 100000, shutdownGracePeriodSeconds: 30 },
+    { priority: 0, shutdownGracePeriodSeconds: 60 },
+  ]);
+  assert.deepEqual(loadConfig(['--config=/c.yaml'], file(`shutdownGracePeriod: 30s\n${list}`)), {
+    ok: false,
+    reason: 'invalid configuration: Cannot specify both shutdownGracePeriodByPodPriority and shutdownGracePeriod at the same time',
+  });
+  assert.deepEqual(loadConfig(['--config=/c.yaml'], file('shutdownGracePeriodByPodPriority:\n  - { priority: high }\n')), {
+    ok: false,
+    reason: 'invalid configuration: shutdownGracePeriodByPodPriority[0].priority: expected an integer (int32), got "high"',
+  });
+});
