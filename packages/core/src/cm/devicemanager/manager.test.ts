@@ -11,6 +11,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { FakeClock } from '../../util/clock.ts';
 import { RecordingLogger } from '../../util/logger.ts';
 import { DeviceManager } from './manager.ts';
+import { grpcEndpointConnector } from './endpoint.ts';
 import { TestDevicePlugin } from './testing/test-device-plugin.ts';
 
 const RES = 'example.com/foo';
@@ -29,7 +30,7 @@ async function setup(t: { after(fn: () => Promise<void>): void }, plugin: Partia
   const clock = new FakeClock();
   const log = new RecordingLogger();
   let sources: V1Pod[] = [];
-  const mk = () => new DeviceManager({ clock, logger: log.logger, dir, graceMs: 60_000, sourcePods: () => sources });
+  const mk = () => new DeviceManager({ clock, logger: log.logger, dir, graceMs: 60_000, sourcePods: () => sources, connect: grpcEndpointConnector({ dialMs: 2_000, allocateMs: 1_000, preStartMs: 1_000 }) });
   const m = mk();
   await m.start();
   const p = new TestDevicePlugin({ dir, resource: RES, deviceIds: ['dev-a', 'dev-b'], ...plugin });
@@ -169,4 +170,29 @@ test('re-admission one pod at a time: an earlier pod does not free the devices o
   assert.equal(m.admit(pod('third', 1), [early]).admit, false, 'late still holds its device');
   setSources([early]);
   assert.ok(m.admit(pod('third', 1), [early]).admit, 'late is gone from its source: freed');
+});
+
+test('a plugin that hangs in Allocate fails the container start within the timeout; the manager keeps serving', async (t) => {
+  const { m, p, dir } = await setup(t, { allocateHangs: true });
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  const a = pod('p1', 1);
+  assert.ok(m.admit(a, []).admit);
+  const r = await m.prepareContainer(a, a.spec!.containers[0]!);
+  assert.ok(!r.ok);
+  assert.match(r.message, /^Deadline exceeded/);
+  const other = new TestDevicePlugin({ dir, resource: 'example.com/bar', deviceIds: ['b0'] });
+  await other.serve();
+  t.after(() => other.stop());
+  await other.register();
+  await until('bar devices', () => m.capacity().allocatable['example.com/bar'] === 1);
+});
+
+test("a plugin's socket removed: its devices turn unhealthy at once", async (t) => {
+  const { m, p } = await setup(t);
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  await rm(p.socket);
+  await until('unhealthy', () => m.capacity().allocatable[RES] === 0);
+  assert.equal(m.capacity().capacity[RES], 2);
 });

@@ -40,6 +40,7 @@ export interface DeviceManagerDeps {
   onChange?: () => void;
   /** endpointStopGracePeriod (5 min); tests inject a short one. */
   graceMs?: number;
+  /** The plugin client (default: gRPC with the kubelet's timeouts; tests shorten them). */
   connect?: ConnectEndpoint;
 }
 

@@ -26,6 +26,8 @@ export interface TestDevicePluginOptions {
   version?: string;
   /** Where the mounted device files live (default: `dir`). */
   hostDir?: string;
+  /** Allocate never answers (a hung plugin). */
+  allocateHangs?: boolean;
 }
 
 let seq = 0;
@@ -62,6 +64,7 @@ export class TestDevicePlugin {
     const o = this.opts;
     const unary = (rpc: string, ids: (req: any) => string[], answer: (req: any) => unknown) => (call: grpc.ServerUnaryCall<any, unknown>, cb: grpc.sendUnaryData<unknown>) => {
       this.calls.push({ rpc, ids: ids(call.request) });
+      if (rpc === 'Allocate' && o.allocateHangs) return;
       cb(null, answer(call.request));
     };
     server.addService(pkg.v1beta1.DevicePlugin.service, {
