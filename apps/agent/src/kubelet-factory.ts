@@ -2,6 +2,7 @@
  * Builds the core kubelet for the agent: a CRI client for the endpoint, then `createKubelet(deps, config)` from
  * @nodelet/core. Kept behind the KubeletFactory type so tests swap in a fake.
  */
+import { readFile } from 'node:fs/promises';
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { createKubelet, nodeRuntimeFs, nodeTerminationMessageFs, type KubeletConfig, type KubeletDeps, type KubeletApi, type LogRotatePolicy } from '@nodelet/core/kubelet';
 import { createNodeHostFs } from '@nodelet/core/cm';
@@ -101,7 +102,7 @@ export const kubeletFactory = (overrides: KubeletOverrides = {}): KubeletFactory
     logger: ctx.logger,
     clock: ctx.clock,
   });
-  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
+  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, readCredentialFile: (f) => readFile(f, 'utf8'), hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
   const imageFs = await imageFsMountpoint(cri, ctx.logger);
   const config = coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs);
   // Graceful node shutdown listens to systemd-logind (the system D-Bus) whenever it is configured.

@@ -63,6 +63,8 @@ export interface KubeletDeps {
   hostFs?: HostFs;
   /** du for the Summary's logs/rootfs/volumes (createNodeDiskUsage()). */
   du?: DiskUsage;
+  /** Reads the node's registry credential files (config.json / .dockercfg); no node credentials without it. */
+  readCredentialFile?: (file: string) => Promise<string>;
   /** Files for container log rotation (default: the real file system). */
   logRotationFs?: LogRotationFs;
   /** systemd-logind's delay lock and PrepareForShutdown (graceful node shutdown); none: shutdownNow() only. */

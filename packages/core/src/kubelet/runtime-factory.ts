@@ -2,7 +2,6 @@
  * Builds the kubelet's CRI runtime manager over the (instrumented) CRI client: the image manager, lifecycle
  * hooks and the pod cgroup parent.
  */
-import { readFile } from 'node:fs/promises';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { EventRecorder } from '../events/recorder.ts';
 import { KubeImageManager } from '../images/image-manager.ts';
@@ -47,8 +46,10 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
   const { clock, logger } = deps;
   const { cri } = parts;
   // The node's registry credentials: config.json / .dockercfg under --root-dir first (SetPreferredDockercfgPath).
-  const node = new NodeCredentials({ readFile: (f) => readFile(f, 'utf8'), clock, logger: logger.child('credentialprovider') }, { rootDir: config.rootDir });
-  const images = new KubeImageManager({ cri, clock, logger, events: parts.sink, nodeKeyring: () => node.keyring() }, {
+  // Read only with deps.readCredentialFile (the agent passes the real file system; tests their own or none).
+  const read = deps.readCredentialFile;
+  const node = read ? new NodeCredentials({ readFile: read, clock, logger: logger.child('credentialprovider') }, { rootDir: config.rootDir }) : undefined;
+  const images = new KubeImageManager({ cri, clock, logger, events: parts.sink, ...(node ? { nodeKeyring: () => node.keyring() } : {}) }, {
     backOff: config.imagePullBackOff,
     serializeImagePulls: config.serializeImagePulls ?? !((config.maxParallelImagePulls ?? 0) >= 2),
     ...(config.maxParallelImagePulls !== undefined ? { maxParallelImagePulls: config.maxParallelImagePulls } : {}),
