@@ -43,8 +43,8 @@ function setup() {
   fs.put('hook.json', manifest('hook', {
     containers: [{ name: 'h', image: HOST, lifecycle: { postStart: { exec: { command: ['fail-hook'] } } } }],
   }));
-  fs.put('badport.json', manifest('badport', {
-    containers: [{ name: 'b', image: HOST, readinessProbe: { httpGet: { port: 'admin' } } }],
+  fs.put('badprobe.json', manifest('badprobe', {
+    containers: [{ name: 'b', image: HOST, readinessProbe: { httpGet: { port: 8080 }, periodSeconds: -1 } }],
   }));
   const kubelet = createKubelet(
     { cri, clock, logger: nullLogger, manifestFs: fs },
@@ -104,10 +104,11 @@ test('kubelet probes: liveness restart, readiness flip, postStart failure, inval
   assert.ok(k8s().some((e) => e.reason === 'FailedPostStartHook' && e.involvedObject.name === 'hook-node1'));
   assert.ok(k8s().some((e) => e.reason === 'Killing' && e.message === 'FailedPostStartHook' && e.involvedObject.name === 'hook-node1'));
 
-  // invalid probe: the manifest is refused at the file with the API's message and the file named; no pod
-  assert.equal(pod('badport'), undefined);
-  const refused = k8s().find((e) => e.reason === 'FailedValidation' && e.message.includes('badport.json'));
-  assert.match(refused?.message ?? '', /spec\.containers\[0\]\.readinessProbe\.httpGet\.port: Not found: "admin"/);
+  // invalid probe (validateProbe: ValidateNonnegativeField): the manifest is refused at the file with the API
+  // server's message and the file named; no pod. (An undeclared named port is accepted, as by the API server.)
+  assert.equal(pod('badprobe'), undefined);
+  const refused = k8s().find((e) => e.reason === 'FailedValidation' && e.message.includes('badprobe.json'));
+  assert.match(refused?.message ?? '', /spec\.containers\[0\]\.readinessProbe\.periodSeconds: Invalid value: -1: must be greater than or equal to 0/);
   assert.equal(cri.callsOf<{ config: { metadata?: { name?: string } } }>('createContainer').filter((c) => c.config.metadata?.name === 'b').length, 0);
 
   // probes API and metrics
