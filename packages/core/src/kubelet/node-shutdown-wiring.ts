@@ -3,6 +3,8 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { EventRecorder } from '../events/recorder.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
 import { NodeShutdownManager } from './node-shutdown.ts';
+import { fileShutdownStateStore } from './node-shutdown-state.ts';
+import type { KubeletMetrics } from '../metrics/kubelet-metrics.ts';
 import type { PodWorkers } from './pod-workers.ts';
 
 /** What the kubelet lends the manager: the pod workers kill, the active pods, the node status sync. */
@@ -11,6 +13,8 @@ export interface NodeShutdownParts {
   activePods: () => V1Pod[];
   workers: () => Pick<PodWorkers, 'updatePod' | 'waitIdle'>;
   syncNodeStatus: () => void;
+  /** kubelet_graceful_shutdown_{start,end}_time_seconds (with the state file, on a real host). */
+  metrics?: KubeletMetrics | undefined;
 }
 
 /** The manager when groups are configured (NewManager's stub otherwise: undefined). */
@@ -31,6 +35,9 @@ export function buildNodeShutdown(deps: KubeletDeps, config: KubeletConfig, k: N
       },
       syncNodeStatus: k.syncNodeStatus,
       ...(deps.shutdownInhibitor ? { inhibitor: deps.shutdownInhibitor } : {}),
+      ...(k.metrics && deps.hostFs
+        ? { state: { store: fileShutdownStateStore(config.rootDir), metrics: { startTime: k.metrics.gracefulShutdownStartTime, endTime: k.metrics.gracefulShutdownEndTime } } }
+        : {}),
     },
     groups,
   );

@@ -1,7 +1,7 @@
 /**
  * The node shutdown manager. Expected values from upstream pkg/kubelet/nodeshutdown (v1.28):
  * nodeshutdown_manager_linux_test.go (TestManager, Test_migrateConfig, Test_groupByPriority) and the manager's
- * constants (reason Terminated, messages, NodeShutdown admission reason, "node is shutting down").
+ * constants (reason Terminated, messages, NodeShutdown admission reason, "node is shutting down"), storage.go's state file.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +12,10 @@ import { makePod } from '../kuberuntime/testing/builders.ts';
 import { groupByPriority, migrateConfig, sortGroups } from './node-shutdown-groups.ts';
 import { NodeShutdownManager, nodeShutdownStatus, type InhibitLock, type ShutdownInhibitor } from './node-shutdown.ts';
 import type { PodStatusFunc } from './pod-worker-types.ts';
+import { fileShutdownStateStore } from './node-shutdown-state.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const pod = (name: string, priority?: number, grace?: number): V1Pod => {
   const p = makePod({ name, ...(grace !== undefined ? { grace } : {}) });
@@ -212,4 +216,44 @@ test('logind: an InhibitDelayMaxSec below the sum of the periods is overridden a
   ]);
   assert.ok(!low.log.some((l) => l.startsWith('take')), 'no lock without enough delay');
   await m.stop();
+});
+
+test('the last shutdown is kept in <root-dir>/graceful_node_shutdown_state and reported by the two gauges (storage.go, metrics.go)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nodelet-shutdown-state-'));
+  try {
+    const gauges = { start: [] as number[], end: [] as number[] };
+    const metrics = { startTime: { set: (v: number) => void gauges.start.push(v) }, endTime: { set: (v: number) => void gauges.end.push(v) } };
+    const clock = new FakeClock(Date.UTC(2026, 10, 26, 3, 0, 0));
+    let killing = () => {};
+    const killStarted = new Promise<void>((r) => (killing = r));
+    const deps = {
+      clock,
+      logger: nullLogger,
+      recorder: { event: () => undefined },
+      nodeName: 'n1',
+      activePods: () => [pod('a')],
+      killPod: () => {
+        killing();
+        return clock.sleep(4_000);
+      },
+      syncNodeStatus: () => undefined,
+      state: { store: fileShutdownStateStore(dir), metrics },
+    };
+    const m = new NodeShutdownManager(deps, migrateConfig(30, 10));
+    await m.start();
+    assert.deepEqual(gauges, { start: [], end: [] }, 'no earlier shutdown');
+    const done = m.shutdownNow();
+    await killStarted; // after the state file was written
+    await clock.step(4_000);
+    await done;
+    const t0 = Date.UTC(2026, 10, 26, 3, 0, 0) / 1000;
+    assert.deepEqual(gauges, { start: [t0, t0], end: [0, t0 + 4] });
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, 'graceful_node_shutdown_state'), 'utf8')), { startTime: '2026-11-26T03:00:00.000Z', endTime: '2026-11-26T03:00:04.000Z' });
+    // After the reboot: a new manager reports the stored times.
+    const after = { start: [] as number[], end: [] as number[] };
+    await new NodeShutdownManager({ ...deps, state: { store: fileShutdownStateStore(dir), metrics: { startTime: { set: (v: number) => void after.start.push(v) }, endTime: { set: (v: number) => void after.end.push(v) } } } }, migrateConfig(30, 10)).start();
+    assert.deepEqual(after, { start: [t0], end: [t0 + 4] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -15,6 +15,7 @@ import type { Logger } from '../util/logger.ts';
 import { evictedStatus } from './eviction-wiring.ts';
 import { groupByPriority, periodRequestedSeconds, sortGroups, type ShutdownGracePeriodByPodPriority } from './node-shutdown-groups.ts';
 import type { PodStatusFunc } from './pod-worker-types.ts';
+import { timestampSeconds, type ShutdownMetrics, type ShutdownStateStore } from './node-shutdown-state.ts';
 
 export const NODE_SHUTDOWN_REASON = 'Terminated';
 export const NODE_SHUTDOWN_MESSAGE = 'Pod was terminated in response to imminent node shutdown.';
@@ -58,6 +59,8 @@ export interface NodeShutdownDeps {
   /** Posts the node status now (its Ready condition reads shutdownStatus()). */
   syncNodeStatus: () => void;
   inhibitor?: ShutdownInhibitor;
+  /** The last shutdown's times (<root-dir>/graceful_node_shutdown_state) and their gauges; both or neither. */
+  state?: { store: ShutdownStateStore; metrics: ShutdownMetrics };
 }
 
 export class NodeShutdownManager {
@@ -92,6 +95,7 @@ export class NodeShutdownManager {
   /** Takes the lock and watches logind (when an inhibitor is given); a failure is logged and retried. */
   async start(): Promise<void> {
     this.stopped = false;
+    await this.loadMetrics();
     if (!this.deps.inhibitor) return;
     // As the kubelet: a first failure is reported and not retried; a watch that ends is restarted every second.
     await this.startWatch(this.deps.inhibitor).catch((err: unknown) => this.deps.logger.error('Failed to start node shutdown manager', { err: errText(err) }));
@@ -186,6 +190,8 @@ export class NodeShutdownManager {
   private async processShutdownEvent(): Promise<void> {
     const { logger, clock } = this.deps;
     logger.info('Shutdown manager processing shutdown event');
+    const startTime = new Date(clock.now()).toISOString();
+    await this.recordState({ startTime }, 0);
     try {
       for (const group of groupByPriority(this.groups, this.deps.activePods())) {
         if (group.pods.length === 0) continue;
@@ -201,8 +207,27 @@ export class NodeShutdownManager {
     } finally {
       if (this.lock && this.deps.inhibitor) await this.deps.inhibitor.releaseInhibitLock(this.lock).catch((err: unknown) => logger.warn('releasing the inhibit lock failed', { err: errText(err) }));
       this.lock = undefined;
+      await this.recordState({ startTime, endTime: new Date(clock.now()).toISOString() });
       logger.info('Shutdown manager completed processing shutdown event, node will shutdown shortly');
     }
+  }
+
+  /** setMetrics: the last shutdown's times from the state file. */
+  private async loadMetrics(): Promise<void> {
+    const st = this.deps.state;
+    if (!st) return;
+    const s = await st.store.load().catch((err: unknown) => void this.deps.logger.error('Failed to load graceful shutdown state', { err: errText(err) }));
+    if (s?.startTime) st.metrics.startTime.set(timestampSeconds(s.startTime));
+    if (s?.endTime) st.metrics.endTime.set(timestampSeconds(s.endTime));
+  }
+
+  /** Stores the state and sets the gauges (end 0 while a shutdown runs). */
+  private async recordState(s: { startTime: string; endTime?: string }, end?: number): Promise<void> {
+    const st = this.deps.state;
+    if (!st) return;
+    await st.store.store(s).catch((err: unknown) => this.deps.logger.error('Failed to store graceful shutdown state', { err: errText(err) }));
+    st.metrics.startTime.set(timestampSeconds(s.startTime));
+    st.metrics.endTime.set(end ?? timestampSeconds(s.endTime));
   }
 
   private async killPod(pod: V1Pod, groupGraceSeconds: number): Promise<void> {

@@ -70,6 +70,9 @@ export function createKubeletMetrics(r: Registry) {
     startedContainers: counter(r, 'kubelet_started_containers_total', 'Containers started, by type.', ['container_type']),
     startedContainersErrors: counter(r, 'kubelet_started_containers_errors_total', 'Errors starting containers, by type and code.', ['container_type', 'code']),
     managedEphemeralContainers: gauge(r, 'kubelet_managed_ephemeral_containers', 'Ephemeral containers in pods on this node.'),
+    // graceful node shutdown (the last one's times, from <root-dir>/graceful_node_shutdown_state)
+    gracefulShutdownStartTime: gauge(r, 'kubelet_graceful_shutdown_start_time_seconds', 'Last graceful shutdown start time since unix epoch in seconds'),
+    gracefulShutdownEndTime: gauge(r, 'kubelet_graceful_shutdown_end_time_seconds', 'Last graceful shutdown end time since unix epoch in seconds'),
     // node startup
     nodeStartupDuration: gauge(r, 'kubelet_node_startup_duration_seconds', 'Seconds the node took to start up.'),
     // volumes
