@@ -17,7 +17,7 @@ import { canonicalJson } from '@nodelet/core/util';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../resources.ts';
 import { defaultContainer, type FieldError } from './pod-rules.ts';
-import { fieldError } from './pod-validation.ts';
+import { fieldError } from './field-error.ts';
 import { clone } from './store.ts';
 
 const PATH = 'spec.ephemeralContainers';
