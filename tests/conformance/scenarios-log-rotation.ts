@@ -58,7 +58,7 @@ export function defineLogRotationScenarios(ctx: SuiteContext): void {
       // A check may be between its rename and the runtime's reopen: the current file comes back within moments.
       await waitUntil('the current file exists again after the reopen', () => files().includes(basename(logPath)), 10_000);
       const names = files();
-      for (const n of names.filter((x) => x !== basename(logPath))) assert.match(n, /^\d+\.log\.\d{8}-\d{6}(\.gz)?$/);
+      for (const n of names.filter((x) => x !== basename(logPath))) assert.match(n, /^\d+\.log\.\d{8}-\d{6}(\.gz(\.tmp)?)?$/); // .tmp: a compression in progress
       const gz = names.find((n) => n.endsWith('.gz')) ?? '';
       const old = gunzipSync(readFileSync(join(dirname(logPath), gz))).toString('utf8');
       assert.match(old.split('\n')[0] ?? '', /^\S+ stdout F line \d+ 0+$/, 'a gzipped file holds CRI log lines');
