@@ -18,6 +18,8 @@ const LOGIND = ['org.freedesktop.login1', '/org/freedesktop/login1', 'org.freede
 const MATCH = "type='signal',interface='org.freedesktop.login1.Manager',member='PrepareForShutdown',path='/org/freedesktop/login1'";
 export const LOGIND_CONF_DIR = '/etc/systemd/logind.conf.d';
 const KUBELET_LOGIND_CONF = '99-kubelet.conf';
+/** How long systemd-inhibit and dbus-monitor may take to get going before the start counts as failed. */
+const START_TIMEOUT_MS = 10_000;
 const PACKAGE: Record<string, string> = { 'systemd-inhibit': 'systemd', busctl: 'systemd', 'dbus-monitor': 'dbus-bin' };
 
 export interface LogindInhibitorOptions {
@@ -53,7 +55,7 @@ export class LogindInhibitor implements ShutdownInhibitor {
   inhibitShutdown(): Promise<InhibitLock> {
     const args = ['--what=shutdown', '--who=kubelet', '--why=Kubelet needs time for critical node pods to terminate', '--mode=delay', 'sh', '-c', 'echo locked; exec cat >/dev/null'];
     const child = spawn('systemd-inhibit', args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    return new Promise((resolve, reject) => {
+    const started = new Promise<InhibitLock>((resolve, reject) => {
       let out = '';
       let err = '';
       child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -69,6 +71,7 @@ export class LogindInhibitor implements ShutdownInhibitor {
       child.once('error', (e) => reject(spawnError('systemd-inhibit', e)));
       child.once('exit', (code) => reject(new Error(`failed to inhibit shutdown: systemd-inhibit exited (${code}): ${err.trim()}`)));
     });
+    return withStartTimeout(started, 'systemd-inhibit', () => child.kill('SIGKILL'));
   }
 
   async releaseInhibitLock(lock: InhibitLock): Promise<void> {
@@ -87,7 +90,7 @@ export class LogindInhibitor implements ShutdownInhibitor {
     let stopping = false;
     let ready = false;
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (err = (err + d).slice(-2000)));
-    return new Promise((resolve, reject) => {
+    const started = new Promise<{ stop(): void }>((resolve, reject) => {
       let partial = '';
       let member = '';
       const handle = { stop: () => ((stopping = true), child.kill('SIGTERM')) };
@@ -112,7 +115,20 @@ export class LogindInhibitor implements ShutdownInhibitor {
         if (ready && !stopping) onEnd(`dbus-monitor exited (${code}): ${err.trim()}`);
       });
     });
+    return withStartTimeout(started, 'dbus-monitor', () => ((stopping = true), child.kill('SIGKILL')));
   }
+}
+
+/** The promise, or an error (and the helper killed) when it has not settled within START_TIMEOUT_MS. */
+function withStartTimeout<T>(p: Promise<T>, cmd: string, kill: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      kill();
+      reject(new Error(`${cmd} did not start within ${START_TIMEOUT_MS / 1000}s`));
+    }, START_TIMEOUT_MS);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 function run(cmd: string, args: string[]): Promise<string> {
