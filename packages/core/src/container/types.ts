@@ -68,10 +68,11 @@ export interface ContainerStatus {
   hash: string;
   logPath: string;
   /**
-   * The terminated state came from a runtime event the runtime's own status does not show yet (the evented
-   * PLEG's early exit): it lacks what only that read adds (the termination message). Nothing is published from it.
+   * Set when the terminated state came from a runtime event the runtime's own status does not show yet (the
+   * evented PLEG's early exit): when it was heard (epoch ms). It lacks what only that read adds (the termination
+   * message): the pod worker waits a while for the read (kubelet/heard-exits.ts).
    */
-  exitFromEvent?: boolean;
+  exitHeardAt?: number;
 }
 
 export interface SandboxStatus {

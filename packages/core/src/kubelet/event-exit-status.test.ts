@@ -15,6 +15,7 @@ import { nullLogger } from '../util/logger.ts';
 import { BasicStatusManager } from '../status/status-manager.ts';
 import { PodHandlers, type PodHandlerContext } from './pod-handlers.ts';
 import { ReasonCache } from './reason-cache.ts';
+import { HEARD_EXIT_WAIT_MS } from './heard-exits.ts';
 
 const pod: V1Pod = {
   metadata: { name: 'term', namespace: 'default', uid: 'uid-term' },
@@ -43,24 +44,37 @@ function setup(runtimeSays: PodStatus) {
     runtime: {
       syncPod: async (p: V1Pod) => (runtimeSyncs.push(p.metadata?.name ?? ''), { steps: [] }),
       getPodStatus: async () => structuredClone(runtimeSays),
+      backOffRemaining: () => 0,
     },
   } as unknown as PodHandlerContext;
-  return { handlers: new PodHandlers(ctx), statusManager, runtimeSyncs };
+  return { clock, handlers: new PodHandlers(ctx), statusManager, runtimeSyncs };
 }
 
-test('an exit heard only from a runtime event the runtime does not show yet: no status, nothing decided', async () => {
-  const { handlers, statusManager, runtimeSyncs } = setup(exited({ state: 'running', exitCode: 0, reason: '', finishedAt: 0 }));
-  const r = await handlers.syncPod('sync', pod, exited({ exitFromEvent: true }));
-  assert.equal(r.terminal, false, 'the pod is not terminal on an exit the runtime has not shown');
+const stillRunning = () => exited({ state: 'running', exitCode: 0, reason: '', finishedAt: 0 });
+
+test('an exit heard from a runtime event the runtime does not show yet: no status, nothing decided, retried', async () => {
+  const { clock, handlers, statusManager, runtimeSyncs } = setup(stillRunning());
+  await clock.step(500);
+  const r = await handlers.syncPod('sync', pod, exited({ exitHeardAt: clock.now() - 500 }));
+  assert.deepEqual(r, { terminal: false, requeueAfterMs: HEARD_EXIT_WAIT_MS - 500 }, 'the pod is synced again once the wait is over');
   assert.equal(statusManager.getPodStatus('uid-term'), undefined, 'no status without the termination message');
   assert.deepEqual(runtimeSyncs, [], 'nothing is done in the runtime from it');
 });
 
 test("an exit heard from an event that the runtime shows: the status comes from the runtime's read, message included", async () => {
-  const { handlers, statusManager } = setup(exited({ message: 'DONE' }));
-  const r = await handlers.syncPod('sync', pod, exited({ exitFromEvent: true }));
+  const { clock, handlers, statusManager } = setup(exited({ message: 'DONE' }));
+  const r = await handlers.syncPod('sync', pod, exited({ exitHeardAt: clock.now() }));
   assert.equal(r.terminal, true);
   const st = statusManager.getPodStatus('uid-term');
   assert.equal(st?.phase, 'Succeeded');
   assert.deepEqual([st?.containerStatuses?.[0]?.state?.terminated?.exitCode, st?.containerStatuses?.[0]?.state?.terminated?.message], [0, 'DONE']);
+});
+
+test('a runtime that lags past the wait does not hold the pod: the exit as the event told it is used', async () => {
+  const { clock, handlers, statusManager } = setup(stillRunning());
+  const heardAt = clock.now();
+  await clock.step(HEARD_EXIT_WAIT_MS);
+  const r = await handlers.syncPod('sync', pod, exited({ exitHeardAt: heardAt }));
+  assert.equal(r.terminal, true);
+  assert.equal(statusManager.getPodStatus('uid-term')?.containerStatuses?.[0]?.state?.terminated?.exitCode, 0);
 });

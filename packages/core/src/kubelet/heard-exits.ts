@@ -10,11 +10,24 @@ import type { PodStatus } from '../container/types.ts';
 import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 
 /**
- * The pod read from the runtime now, when it shows every exit `cached` only heard of; undefined while it does not
- * (then nothing is published or decided: the PLEG's PodSync brings the pod back once a read shows them).
+ * How long the pod worker waits for the runtime to show an exit it heard of: the event source's settle bound
+ * (cri-settle.ts, 2 s). A runtime that lags longer (containerd's CRI after a SIGKILL under load, seen for over a
+ * minute) does not hold the restart: the exit as the event told it is used, without its message.
  */
-export async function readHeardExits(runtime: Pick<KubeRuntimeManager, 'getPodStatus'>, pod: V1Pod, cached: PodStatus): Promise<PodStatus | undefined> {
+export const HEARD_EXIT_WAIT_MS = 2_000;
+
+export type HeardExits = { status: PodStatus } | { status: undefined; retryAfterMs: number };
+
+/**
+ * The status to sync from: `cached` when it holds no exit only heard of; else the runtime's read when it shows
+ * them all (message included); else, while the newest was heard less than HEARD_EXIT_WAIT_MS ago, none (nothing is
+ * published or decided; the PLEG's PodSync or the retry brings the pod back); after that, `cached`.
+ */
+export async function readHeardExits(runtime: Pick<KubeRuntimeManager, 'getPodStatus'>, pod: V1Pod, cached: PodStatus, now: number): Promise<HeardExits> {
+  const heard = cached.containerStatuses.filter((s) => s.exitHeardAt !== undefined);
+  if (heard.length === 0) return { status: cached };
   const read = await runtime.getPodStatus(pod.metadata?.uid ?? '', pod.metadata?.name ?? '', pod.metadata?.namespace ?? 'default').catch(() => undefined);
-  const heard = cached.containerStatuses.filter((s) => s.exitFromEvent).map((s) => s.id.id);
-  return read && heard.every((id) => read.containerStatuses.some((s) => s.id.id === id && s.state === 'exited')) ? read : undefined;
+  if (read && heard.every((h) => read.containerStatuses.some((s) => s.id.id === h.id.id && s.state === 'exited'))) return { status: read };
+  const waited = now - Math.max(...heard.map((h) => h.exitHeardAt ?? 0));
+  return waited >= HEARD_EXIT_WAIT_MS ? { status: cached } : { status: undefined, retryAfterMs: HEARD_EXIT_WAIT_MS - waited };
 }

@@ -69,8 +69,9 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
 
   async syncPod(_type: UpdateType, pod: V1Pod, cached: PodStatus): Promise<SyncPodOutcome> {
     const c = this.ctx;
-    const status = cached.containerStatuses.some((s) => s.exitFromEvent) ? await readHeardExits(c.runtime, pod, cached) : cached;
-    if (!status) return { terminal: false };
+    const heard = await readHeardExits(c.runtime, pod, cached, c.clock.now());
+    if (!heard.status) return { terminal: false, requeueAfterMs: heard.retryAfterMs };
+    const status = heard.status;
     const fill = this.probeFiller();
     const apiStatus = this.apiStatus(pod, status, false, fill);
     c.statusManager.setPodStatus(pod, apiStatus);

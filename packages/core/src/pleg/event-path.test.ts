@@ -135,7 +135,7 @@ for (const c of cases) {
         assert.equal(got?.state, s.c1.state, `${at}: cached c1 state`);
         if (s.c1.exitCode !== undefined) assert.equal(got?.exitCode, s.c1.exitCode, `${at}: exit code`);
         if (s.c1.reason !== undefined) assert.equal(got?.reason, s.c1.reason, `${at}: reason`);
-        if (s.c1.fromEvent !== undefined) assert.equal(got?.exitFromEvent ?? false, s.c1.fromEvent, `${at}: exit from the event only`);
+        if (s.c1.fromEvent !== undefined) assert.equal(got?.exitHeardAt !== undefined, s.c1.fromEvent, `${at}: exit from the event only`);
       }
     }
     open();

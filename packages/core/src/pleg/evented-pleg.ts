@@ -4,8 +4,8 @@
  * relist as the safety net.
  *
  * An event about a pod the PLEG knows (by container or sandbox id) touches that pod only: an exit that carries
- * its terminated state is shown at once (cache + ContainerDied, no runtime call; marked exitFromEvent, as it lacks
- * the termination message: the pod worker publishes the runtime's read, kubelet/heard-exits.ts), then the pod is re-read
+ * its terminated state is shown at once (cache + ContainerDied, no runtime call; marked exitHeardAt, as it lacks
+ * the termination message: the pod worker waits up to 2 s for the runtime's read, kubelet/heard-exits.ts), then the pod is re-read
  * (after the source's `settle`, when CRI lags the event) and diffed; re-reads of one pod run one at a time and
  * coalesce. An event about an id nobody knows yet (a new sandbox) relists. Every path diffs against the same
  * published view (PodRecords), so an event stream that drops or repeats events can neither lose nor

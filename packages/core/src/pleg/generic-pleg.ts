@@ -130,7 +130,7 @@ export class GenericPleg implements PodLifecycleEventGenerator {
    * (yet) hold the container or it had already exited.
    */
   exited(uid: string, containerId: string, exit: ContainerExit, fresh = true): boolean {
-    const pod = this.records.exited(uid, containerId, exit);
+    const pod = this.records.exited(uid, containerId, exit, this.deps.clock.now());
     if (!pod) return false;
     const cached = this.deps.cache.get(uid);
     if (cached.status.containerStatuses.some((c) => c.id.id === containerId)) {
@@ -170,8 +170,8 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   }
 
   /**
-   * An exit shown from its event lacked what only the runtime's read adds (the termination message), so no
-   * status was published from it (PodHandlers.syncPod): now that a read shows it, the pod is synced (PodSync).
+   * An exit shown from its event lacked what only the runtime's read adds (the termination message), so the pod
+   * worker waited for that read (kubelet/heard-exits.ts): now that a read shows it, the pod is synced (PodSync).
    */
   private podSync(uid: string, confirmed: string[]): void {
     for (const id of confirmed) if (!this.channel.trySend({ uid, type: 'PodSync', data: id })) this.deps.metrics?.plegDiscardEvents.inc();

@@ -27,7 +27,7 @@ const LIVE: ReadonlySet<ContainerState> = new Set(['running', 'created', 'unknow
 export class PodRecords {
   private readonly records = new Map<string, PodRecord>();
   /** Container id → its exit as a runtime event told it (until the runtime's status agrees). */
-  private readonly exits = new Map<string, ContainerExit>();
+  private readonly exits = new Map<string, ContainerExit & { heardAt: number }>();
 
   /** Every known pod's version: taken before a listing is asked for, it tells which pods were committed since. */
   versions(): Map<string, number> {
@@ -94,11 +94,11 @@ export class PodRecords {
    * Records an exit heard from the runtime and returns the pod as published with that container exited (or
    * undefined when the pod does not hold the container, or it already exited).
    */
-  exited(uid: string, containerId: string, exit: ContainerExit): RuntimePod | undefined {
+  exited(uid: string, containerId: string, exit: ContainerExit, heardAt: number): RuntimePod | undefined {
     const pod = this.records.get(uid)?.old;
     const c = pod?.containers.find((x) => x.id.id === containerId);
     if (!pod || !c) return undefined;
-    this.exits.set(containerId, exit);
+    this.exits.set(containerId, { ...exit, heardAt });
     if (c.state === 'exited') return undefined;
     return this.withExits(pod);
   }
@@ -120,7 +120,8 @@ export class PodRecords {
         return;
       }
       if (out === status) out = { ...status, containerStatuses: [...status.containerStatuses] };
-      out.containerStatuses[i] = { ...c, state: 'exited', ...exit, exitFromEvent: true };
+      const { heardAt, ...e } = exit;
+      out.containerStatuses[i] = { ...c, state: 'exited', ...e, exitHeardAt: heardAt };
     });
     return out;
   }
