@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
-import { DeviceManager } from '../cm/devicemanager/manager.ts';
+import { DeviceManager, type DeviceManagerMetrics } from '../cm/devicemanager/manager.ts';
 import { DEVICE_PLUGINS_DIR } from '../cm/devicemanager/types.ts';
 import type { PodAdmitHandler } from '../lifecycle/types.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
@@ -13,6 +13,7 @@ import type { KubeletConfig, KubeletDeps } from './config.ts';
 export interface DeviceWiringParts {
   sourcesReady: () => boolean;
   sourcePods: () => V1Pod[];
+  metrics?: DeviceManagerMetrics;
   /** Node status resync (device or health changes). */
   onChange: () => void;
 }
@@ -25,6 +26,7 @@ export function buildDeviceManager(deps: KubeletDeps, config: KubeletConfig, par
     dir: path.join(config.rootDir, DEVICE_PLUGINS_DIR),
     sourcesReady: parts.sourcesReady,
     sourcePods: parts.sourcePods,
+    ...(parts.metrics ? { metrics: parts.metrics } : {}),
     onChange: parts.onChange,
   });
 }

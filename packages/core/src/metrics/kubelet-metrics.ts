@@ -73,6 +73,9 @@ export function createKubeletMetrics(r: Registry) {
     // graceful node shutdown (the last one's times, from <root-dir>/graceful_node_shutdown_state)
     gracefulShutdownStartTime: gauge(r, 'kubelet_graceful_shutdown_start_time_seconds', 'Last graceful shutdown start time since unix epoch in seconds'),
     gracefulShutdownEndTime: gauge(r, 'kubelet_graceful_shutdown_end_time_seconds', 'Last graceful shutdown end time since unix epoch in seconds'),
+    // device plugins
+    devicePluginRegistrations: counter(r, 'kubelet_device_plugin_registration_total', 'Cumulative number of device plugin registrations. Broken down by resource name.', ['resource_name']),
+    devicePluginAllocDuration: hist(r, 'kubelet_device_plugin_alloc_duration_seconds', 'Duration in seconds to serve a device plugin Allocation request. Broken down by resource name.', ['resource_name']),
     // node startup
     nodeStartupDuration: gauge(r, 'kubelet_node_startup_duration_seconds', 'Seconds the node took to start up.'),
     // volumes

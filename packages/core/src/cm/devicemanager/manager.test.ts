@@ -12,6 +12,8 @@ import { FakeClock } from '../../util/clock.ts';
 import { RecordingLogger } from '../../util/logger.ts';
 import { DeviceManager } from './manager.ts';
 import { grpcEndpointConnector } from './endpoint.ts';
+import { Registry } from 'prom-client';
+import { createKubeletMetrics } from '../../metrics/kubelet-metrics.ts';
 import { TestDevicePlugin } from './testing/test-device-plugin.ts';
 
 const RES = 'example.com/foo';
@@ -30,12 +32,14 @@ async function setup(t: { after(fn: () => Promise<void>): void }, plugin: Partia
   const clock = new FakeClock();
   const log = new RecordingLogger();
   let sources: V1Pod[] = [];
-  const mk = () => new DeviceManager({ clock, logger: log.logger, dir, graceMs: 60_000, sourcePods: () => sources, connect: grpcEndpointConnector({ dialMs: 2_000, allocateMs: 1_000, preStartMs: 1_000 }) });
+  const registry = new Registry();
+  const metrics = createKubeletMetrics(registry);
+  const mk = () => new DeviceManager({ clock, logger: log.logger, dir, graceMs: 60_000, sourcePods: () => sources, metrics, connect: grpcEndpointConnector({ dialMs: 2_000, allocateMs: 1_000, preStartMs: 1_000 }) });
   const m = mk();
   await m.start();
   const p = new TestDevicePlugin({ dir, resource: RES, deviceIds: ['dev-a', 'dev-b'], ...plugin });
   await p.serve();
-  const env = { dir, clock, log, m, p, mk, managers: [m], setSources: (pods: V1Pod[]) => (sources = pods) };
+  const env = { dir, clock, log, m, p, mk, registry, managers: [m], setSources: (pods: V1Pod[]) => (sources = pods) };
   t.after(async () => {
     await p.stop();
     for (const x of env.managers) await x.stop();
@@ -195,4 +199,17 @@ test("a plugin's socket removed: its devices turn unhealthy at once", async (t) 
   await rm(p.socket);
   await until('unhealthy', () => m.capacity().allocatable[RES] === 0);
   assert.equal(m.capacity().capacity[RES], 2);
+});
+
+test('kubelet_device_plugin_registration_total counts every request; kubelet_device_plugin_alloc_duration_seconds each Allocate', async (t) => {
+  const { m, p, dir, registry } = await setup(t);
+  await assert.rejects(new TestDevicePlugin({ dir, resource: RES, deviceIds: [], version: 'v0' }).register());
+  await p.register();
+  await until('devices', () => m.capacity().allocatable[RES] === 2);
+  const a = pod('p1', 1);
+  assert.ok(m.admit(a, []).admit);
+  assert.ok((await m.prepareContainer(a, a.spec!.containers[0]!)).ok);
+  const text = await registry.metrics();
+  assert.match(text, /^kubelet_device_plugin_registration_total\{resource_name="example.com\/foo"\} 2$/m);
+  assert.match(text, /^kubelet_device_plugin_alloc_duration_seconds_count\{resource_name="example.com\/foo"\} 1$/m);
 });

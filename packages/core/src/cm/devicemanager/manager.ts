@@ -40,8 +40,15 @@ export interface DeviceManagerDeps {
   onChange?: () => void;
   /** endpointStopGracePeriod (5 min); tests inject a short one. */
   graceMs?: number;
+  /** kubelet_device_plugin_registration_total / kubelet_device_plugin_alloc_duration_seconds. */
+  metrics?: DeviceManagerMetrics;
   /** The plugin client (default: gRPC with the kubelet's timeouts; tests shorten them). */
   connect?: ConnectEndpoint;
+}
+
+export interface DeviceManagerMetrics {
+  devicePluginRegistrations: { inc(labels: { resource_name: string }): void };
+  devicePluginAllocDuration: { observe(labels: { resource_name: string }, seconds: number): void };
 }
 
 export type PrepareResult = { ok: true; opts: DeviceRunOptions } | { ok: false; message: string };
@@ -84,7 +91,9 @@ export class DeviceManager {
       if (name !== CHECKPOINT_FILE && (await lstat(p)).isSocket()) await rm(p, { force: true });
     }
     await this.readCheckpoint();
-    this.server = await serveRegistration(this.socket, dir, (req) => this.register(req.resourceName, req.endpoint));
+    this.server = await serveRegistration(this.socket, dir, (req) => this.register(req.resourceName, req.endpoint), (req) =>
+      this.deps.metrics?.devicePluginRegistrations.inc({ resource_name: req.resourceName }),
+    );
     this.watcher = watch(dir, () => this.checkSockets());
     this.watcher.on('error', () => undefined);
     logger.info('Starting device plugin registration server', { socket: this.socket });
@@ -172,7 +181,8 @@ export class DeviceManager {
         try {
           await this.preferred(ep, e.podUid, e.containerName, e.resource);
           const ids = idsOf(e);
-          const resp = await ep.allocate(ids);
+          const t0 = performance.now();
+          const resp = await ep.allocate(ids).finally(() => this.deps.metrics?.devicePluginAllocDuration.observe({ resource_name: e.resource }, (performance.now() - t0) / 1000));
           if (resp.length === 0) return { ok: false, message: `no containers return in allocation response ${JSON.stringify({ containerResponses: [] })}` };
           this.state.pods.setResponse(uid, c.name, e.resource, resp[0]!);
           await this.writeCheckpoint();

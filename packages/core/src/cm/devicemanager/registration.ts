@@ -38,11 +38,18 @@ export interface RegistrationServer {
  * Serves Registration on `socket`. `onRegister` connects the plugin (dial, GetDevicePluginOptions, start
  * ListAndWatch) and rejects with the message the plugin receives.
  */
-export async function serveRegistration(socket: string, dir: string, onRegister: (req: RegisterRequest__Output) => Promise<void>): Promise<RegistrationServer> {
+export async function serveRegistration(
+  socket: string,
+  dir: string,
+  onRegister: (req: RegisterRequest__Output) => Promise<void>,
+  /** Every request, refused or not (kubelet_device_plugin_registration_total counts them all). */
+  onRequest?: (req: RegisterRequest__Output) => void,
+): Promise<RegistrationServer> {
   const pkg = loadDevicePluginPackage();
   const server = new grpc.Server();
   server.addService(pkg.v1beta1.Registration.service, {
     Register: (call: grpc.ServerUnaryCall<RegisterRequest__Output, unknown>, cb: grpc.sendUnaryData<unknown>) => {
+      onRequest?.(call.request);
       const bad = registrationError(call.request, dir);
       if (bad) return cb({ code: grpc.status.UNKNOWN, details: bad });
       onRegister(call.request).then(
