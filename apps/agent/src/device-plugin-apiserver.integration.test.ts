@@ -2,7 +2,8 @@
  * Device plugins with a real agent (embedded runtime, and a private containerd) joined to the API server TEST DOUBLE, and a REAL gRPC
  * device plugin (the test plugin, speaking deviceplugin v1beta1 over a unix socket):
  * - it registers on <root-dir>/device-plugins/kubelet.sock; the Node reports example.com/foo: 2;
- * - a pod asking for one device runs with the plugin's env var, mount and device (the container reads them);
+ * - a pod asking for one device runs with the plugin's env var, mount and device (the container reads them),
+ *   and so does a static pod written after the registration;
  * - a pod asking for more than there are is Failed / UnexpectedAdmissionError with the kubelet's message;
  * - a health change lowers allocatable; after an agent restart the checkpointed allocation is kept (the running
  *   pod's device is not handed to another pod) and the plugin is not asked to Allocate it again.
@@ -21,6 +22,21 @@ import { eventually } from './testing/processes.ts';
 import { setUpRuntime, tempPrivateContainerd, type RuntimeSetup } from './testing/private-containerd.ts';
 
 const RES = 'example.com/foo';
+
+function manifestsDir(root: string): string {
+  const dir = join(root, 'manifests');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** A static pod (restartPolicy Never, one container "c") asking for one device. */
+function staticDevicePod(name: string, image: string, script: string): string {
+  return [
+    'apiVersion: v1', 'kind: Pod', `metadata: { name: ${name}, namespace: default }`, 'spec:', '  restartPolicy: Never', '  containers:',
+    '    - name: c', `      image: ${image}`, '      imagePullPolicy: Never', `      command: ["sh", "-c", ${JSON.stringify(script)}]`,
+    `      resources: { limits: { ${RES}: "1" } }`, '',
+  ].join('\n');
+}
 
 function suite(runtime: string, NODE: string, image: string, setup: RuntimeSetup): void {
   let api: ApiServerDouble;
@@ -57,7 +73,7 @@ function suite(runtime: string, NODE: string, image: string, setup: RuntimeSetup
         return;
       }
       down = r.down;
-      ({ api, agent } = await startApiNode(NODE, { staticPod: false, ...(r.endpoint ? { endpoint: r.endpoint } : {}) }));
+      ({ api, agent } = await startApiNode(NODE, { staticPod: false, args: (root) => ['--pod-manifest-path', manifestsDir(root)], ...(r.endpoint ? { endpoint: r.endpoint } : {}) }));
       const hostDir = join(agent.root, 'fake-devices');
       mkdirSync(hostDir, { recursive: true });
       for (const id of ['dev-a', 'dev-b']) writeFileSync(join(hostDir, id), `I am ${id}\n`);
@@ -88,6 +104,14 @@ function suite(runtime: string, NODE: string, image: string, setup: RuntimeSetup
       assert.ok(call, 'Allocate was called');
       const id = call.ids[0]!;
       assert.equal(done.status?.containerStatuses?.[0]?.state?.terminated?.message, `env=${id} mount=I am ${id} dev=char\n`);
+    });
+
+    it('a static pod with example.com/foo: 1 gets the plugin env too (its mirror pod shows it)', async (t) => {
+      if (skipped(t)) return;
+      writeFileSync(join(manifestsDir(agent.root), 'devstatic.yaml'), staticDevicePod('devstatic', image, 'echo "env=$TEST_DEVICES" > /dev/termination-log'));
+      const mirror = `devstatic-${NODE}`;
+      const done = await phase(mirror, 'Succeeded');
+      assert.match(done.status?.containerStatuses?.[0]?.state?.terminated?.message ?? '', /^env=dev-[ab]\n$/);
     });
 
     it('a pod asking for more devices than are free: Failed / UnexpectedAdmissionError naming the resource', async (t) => {

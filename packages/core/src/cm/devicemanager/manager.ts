@@ -32,8 +32,9 @@ export interface DeviceManagerDeps {
   /** All pod sources seen (UpdateAllocatedDevices frees nothing before, so a restart keeps every allocation). */
   sourcesReady?: () => boolean;
   /**
-   * The pods the config sources hold: one not yet terminal keeps its devices even before it is admitted again
-   * (after a restart the pods are re-admitted one by one; an earlier one must not free a later one's devices).
+   * The pods the config sources hold, with the kubelet's latest status: one not yet terminal keeps its devices
+   * even before it is admitted again (after a restart the pods are re-admitted one by one; an earlier one must
+   * not free a later one's devices).
    */
   sourcePods?: () => V1Pod[];
   /** Called when a plugin's devices, health or connection change (node status resync). */
