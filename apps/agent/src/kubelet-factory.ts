@@ -13,6 +13,7 @@ import { KUBELET_VERSION } from './config/types.ts';
 import { coreEvictionConfig } from './config/eviction-config.ts';
 import { coreApiServerConfig } from './config/apiserver-config.ts';
 import { logRotatePolicy } from './config/log-config.ts';
+import { coreDnsConfig } from './config/dns-config.ts';
 import { shutdownGroups } from './config/shutdown-config.ts';
 import { LogindInhibitor } from './nodeshutdown/logind-inhibitor.ts';
 import { createApiClientFromKubeconfig, type ApiClient } from '@nodelet/core/apiclient';
@@ -71,6 +72,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     ...(c.allowedUnsafeSysctls ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
     ...(c.runtimeClassHandlers ? { runtimeClassHandlers: c.runtimeClassHandlers } : {}),
     containerLog: containerLogPolicy(c),
+    dns: coreDnsConfig(c).dns,
     shutdownGracePeriodByPodPriority: shutdownGroups(c),
   };
 }
@@ -102,9 +104,10 @@ export const kubeletFactory = (overrides: KubeletOverrides = {}): KubeletFactory
     logger: ctx.logger,
     clock: ctx.clock,
   });
-  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, readCredentialFile: (f) => readFile(f, 'utf8'), hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
+  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, readHostFile: (f) => readFile(f, 'utf8'), hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
   const imageFs = await imageFsMountpoint(cri, ctx.logger);
   const config = coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs);
+  for (const ip of coreDnsConfig(ctx.config).invalid) ctx.logger.info('Invalid clusterDNS IP', { IP: ip });
   // Graceful node shutdown listens to systemd-logind (the system D-Bus) whenever it is configured.
   if (config.shutdownGracePeriodByPodPriority?.length) deps.shutdownInhibitor = new LogindInhibitor();
   if (overrides.imageGcPeriodMs !== undefined) config.eviction = { ...config.eviction, imageGcPeriodMs: overrides.imageGcPeriodMs };

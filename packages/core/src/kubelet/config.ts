@@ -63,8 +63,8 @@ export interface KubeletDeps {
   hostFs?: HostFs;
   /** du for the Summary's logs/rootfs/volumes (createNodeDiskUsage()). */
   du?: DiskUsage;
-  /** Reads the node's registry credential files (config.json / .dockercfg); no node credentials without it. */
-  readCredentialFile?: (file: string) => Promise<string>;
+  /** Reads the host files the kubelet consults (registry credential files, --resolv-conf); without it neither is read. */
+  readHostFile?: (file: string) => Promise<string>;
   /** Files for container log rotation (default: the real file system). */
   logRotationFs?: LogRotationFs;
   /** systemd-logind's delay lock and PrepareForShutdown (graceful node shutdown); none: shutdownNow() only. */
@@ -137,6 +137,8 @@ export interface KubeletConfig {
   probes?: ProbeManagerConfig;
   /** Eviction thresholds, pressure transition period, image GC and container GC policies (kubelet defaults). */
   eviction?: EvictionWiringConfig;
+  /** Pod DNS (kuberuntime/pod-dns.ts): clusterDNS, clusterDomain and resolvConf ('' = none); only spec.dnsConfig when absent. */
+  dns?: { clusterDNS: string[]; clusterDomain: string; resolvConf: string };
   /** containerLogMaxSize (bytes; negative: no rotation) and containerLogMaxFiles; no log manager when absent. */
   containerLog?: LogRotatePolicy;
   /** Graceful node shutdown groups (shutdownGracePeriod / ...CriticalPods through migrateConfig); none: off. */

@@ -19,6 +19,7 @@ import { majorMinor } from './probes.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
 import { defaultHostIPs } from '../api/pod-ips.ts';
 import { StaticRuntimeClasses, type RuntimeHandlerResolver } from '../runtimeclass/runtime-class-manager.ts';
+import { podDnsReader } from './pod-dns-wiring.ts';
 
 export interface RuntimeParts {
   recorder: EventRecorder;
@@ -46,8 +47,8 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
   const { clock, logger } = deps;
   const { cri } = parts;
   // The node's registry credentials: config.json / .dockercfg under --root-dir first (SetPreferredDockercfgPath).
-  // Read only with deps.readCredentialFile (the agent passes the real file system; tests their own or none).
-  const read = deps.readCredentialFile;
+  // Read only with deps.readHostFile (the agent passes the real file system; tests their own or none).
+  const read = deps.readHostFile;
   const node = read ? new NodeCredentials({ readFile: read, clock, logger: logger.child('credentialprovider') }, { rootDir: config.rootDir }) : undefined;
   const images = new KubeImageManager({ cri, clock, logger, events: parts.sink, ...(node ? { nodeKeyring: () => node.keyring() } : {}) }, {
     backOff: config.imagePullBackOff,
@@ -65,7 +66,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), ...(parts.devices ? { devices: parts.devices } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), ...(parts.devices ? { devices: parts.devices } : {}), ...(config.dns ? { podDns: podDnsReader(deps, config, parts.recorder, nodeHostIPs(config)) } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
     {
       podLogsDir: config.podLogsDir,
       rootDir: config.rootDir,

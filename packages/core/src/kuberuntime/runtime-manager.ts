@@ -6,6 +6,7 @@
 import { defaultHostIPs } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
+import type { ResolverConfig } from './pod-dns.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { Backoff } from '../util/backoff.ts';
@@ -54,6 +55,8 @@ export interface KubeRuntimeDeps {
   runtimeClasses?: RuntimeHandlerResolver;
   /** The device manager's allocations for a container about to be created; none when absent. */
   devices?: ContainerDevices;
+  /** The pod's DNS (GetPodDNS, pod-dns.ts); rejects when the host's resolv.conf cannot be read. Only spec.dnsConfig when absent. */
+  podDns?: (pod: V1Pod) => Promise<ResolverConfig>;
 }
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
@@ -237,9 +240,11 @@ export class KubeRuntimeManager implements Runtime {
 
   private async createSandbox(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: string[] }> {
     const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
-    const config = generatePodSandboxConfig(pod, attempt, this.config);
-    let stage = 'Failed to create log directory for pod';
+    let stage = 'Failed to generate sandbox config for pod';
     try {
+      const dns = await this.deps.podDns?.(pod);
+      const config = generatePodSandboxConfig(pod, attempt, this.config, dns);
+      stage = 'Failed to create log directory for pod';
       const logDir = safePodLogsDirectory(this.config.podLogsDir, pod); // throws (before RunPodSandbox) when unsafe
       await this.deps.fs?.mkdirp(logDir);
       stage = 'Failed to create sandbox for pod';

@@ -8,6 +8,7 @@ import { podLogDirErrors } from './log-path-checks.ts';
 import { podSupplementalGroups } from './supplemental-groups.ts';
 import { DEFAULT_SECCOMP_ROOT, seccompProfile } from './seccomp-profile.ts';
 import { sandboxResources } from './sandbox-resources.ts';
+import type { ResolverConfig } from './pod-dns.ts';
 
 export function podLogsDirectory(podLogsDir: string, pod: V1Pod): string {
   const m = pod.metadata ?? {};
@@ -50,7 +51,8 @@ export function namespaceOptions(pod: V1Pod): { network: 'POD' | 'NODE'; pid: 'P
   };
 }
 
-export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeRuntimeConfig): PodSandboxConfig {
+/** `resolver`: the pod's DNS as the kubelet forms it (pod-dns.ts); without it only spec.dnsConfig. */
+export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeRuntimeConfig, resolver?: ResolverConfig): PodSandboxConfig {
   const m = pod.metadata ?? {};
   const s = pod.spec;
   const sc = s?.securityContext;
@@ -81,6 +83,7 @@ export function generatePodSandboxConfig(pod: V1Pod, attempt: number, cfg: KubeR
   // containerd refuses a hostname for host-network sandboxes (no private UTS namespace).
   if (!s?.hostNetwork) config.hostname = (s?.hostname ?? m.name ?? '').slice(0, 63);
   const dns = s?.dnsConfig;
-  if (dns) config.dnsConfig = { servers: dns.nameservers ?? [], searches: dns.searches ?? [], options: (dns.options ?? []).map((o) => (o.value ? `${o.name}:${o.value}` : (o.name ?? ''))) };
+  if (resolver) config.dnsConfig = resolver;
+  else if (dns) config.dnsConfig = { servers: dns.nameservers ?? [], searches: dns.searches ?? [], options: (dns.options ?? []).map((o) => (o.value ? `${o.name}:${o.value}` : (o.name ?? ''))) };
   return config;
 }
