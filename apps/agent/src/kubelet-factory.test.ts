@@ -32,6 +32,10 @@ describe('coreKubeletConfig', () => {
         containerGc: { minAgeMs: 0, maxPerPodContainer: 1, maxContainers: -1 },
       },
       crashLoopBackOff: { initialMs: 1000, maxMs: 2000 },
+      // containerLogMaxSize 10Mi / containerLogMaxFiles 5, resolvConf /etc/resolv.conf: the kubelet's defaults.
+      containerLog: { maxSize: 10 * 1024 * 1024, maxFiles: 5 },
+      dns: { clusterDNS: [], clusterDomain: '', resolvConf: '/etc/resolv.conf' },
+      shutdownGracePeriodByPodPriority: [],
       runtimeEndpoint: 'unix:///r/runtime/nodelet.sock',
       kubeletVersion: c.kubeletVersion,
     });
