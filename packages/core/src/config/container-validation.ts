@@ -66,14 +66,18 @@ function validateLifecycle(c: V1Container, path: string, grace: number | undefin
   ];
 }
 
-/** checkHostPortConflicts: a protocol/hostIP/hostPort used twice among `containers`. */
-function hostPortConflicts(containers: Array<[number, V1Container]>, path: string): string[] {
+/**
+ * checkHostPortConflicts: a protocol/hostIP/hostPort used twice among `containers`. With hostNetwork, a hostPort
+ * of 0 counts as its containerPort (SetDefaults_Pod defaults it so before the API server validates).
+ */
+function hostPortConflicts(containers: Array<[number, V1Container]>, path: string, hostNetwork: boolean): string[] {
   const errs: string[] = [];
   const seen = new Set<string>();
   for (const [ci, c] of containers) {
     for (const [pi, p] of (c.ports ?? []).entries()) {
-      if (!p.hostPort) continue;
-      const key = `${p.protocol || 'TCP'}/${p.hostIP ?? ''}/${p.hostPort}`;
+      const hostPort = p.hostPort || (hostNetwork ? p.containerPort : 0);
+      if (!hostPort) continue;
+      const key = `${p.protocol || 'TCP'}/${p.hostIP ?? ''}/${hostPort}`;
       if (seen.has(key)) errs.push(`${path}[${ci}].ports[${pi}].hostPort: Duplicate value: ${quote(key)}`);
       seen.add(key);
     }
@@ -95,7 +99,7 @@ export function validateContainers(spec: V1PodSpec, volumes: ReadonlyMap<string,
     errs.push(...validateLifecycle(c, path, grace), ...validateContainerProbes(c, path));
     if (c.restartPolicy !== undefined) errs.push(`${path}.restartPolicy: Forbidden: may not be set for non-init containers`);
   }
-  errs.push(...hostPortConflicts([...list.entries()], 'spec.containers'));
+  errs.push(...hostPortConflicts([...list.entries()], 'spec.containers', spec.hostNetwork === true));
   return errs;
 }
 
@@ -110,7 +114,7 @@ export function validateInitContainers(spec: V1PodSpec, volumes: ReadonlyMap<str
     if (rp !== undefined && rp !== 'Always') errs.push(notSupported(`${path}.restartPolicy`, rp, ['Always']));
     if (names.has(c.name)) errs.push(`${path}.name: Duplicate value: ${quote(c.name ?? '')}`);
     else if (c.name) names.add(c.name);
-    errs.push(...hostPortConflicts([[i, c]], 'spec.initContainers'));
+    errs.push(...hostPortConflicts([[i, c]], 'spec.initContainers', spec.hostNetwork === true));
     if (rp === 'Always') errs.push(...validateLifecycle(c, path, grace), ...validateContainerProbes(c, path));
     else {
       for (const f of ['lifecycle', ...PROBES] as const) {

@@ -101,3 +101,12 @@ for (const [name, mut, want] of cases) {
     assert.deepEqual(validatePod(p), want);
   });
 }
+
+test('hostNetwork: a hostPort of 0 counts as its containerPort in the host port conflict check (SetDefaults_Pod runs before ValidatePod)', () => {
+  const p: V1Pod = {
+    metadata: { name: 'hn', namespace: 'default' },
+    spec: { hostNetwork: true, containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, hostPort: 0, protocol: 'TCP' }, { containerPort: 80, protocol: 'TCP' }] }] },
+  };
+  assert.deepEqual(validatePod(p), ['spec.containers[0].ports[1].hostPort: Duplicate value: "TCP//80"']);
+  assert.deepEqual(validatePod({ ...p, spec: { ...p.spec!, hostNetwork: false } }), []);
+});
