@@ -10,6 +10,7 @@ import type { V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-n
 import type { PodStatusCache } from '../container/types.ts';
 import type { Clock } from '../util/clock.ts';
 import { readCriLog } from '../kuberuntime/logs/read-cri-log.ts';
+import { runtimeContainerId } from '../prober/types.ts';
 import type { ContainerLogOptions, LogsResult } from './types.ts';
 
 export interface LogsDeps {
@@ -69,7 +70,7 @@ export async function containerLogs(
   if (!inSpec) return { ok: false, reason: 'ContainerNotFound', message: `container ${container} is not valid for pod ${podName}` };
   const picked = pickLogContainer(deps.podStatus?.(uid) ?? pod.status, container, podName, Boolean(opts.previous));
   if (!picked.ok) return picked;
-  const bare = picked.id.replace(/^[a-z0-9-]+:\/\//, '');
+  const bare = runtimeContainerId(picked.id);
   const target = deps.cache.get(uid).status.containerStatuses.find((s) => s.id.id === bare);
   if (!target) return { ok: false, reason: 'LogNotAvailable', message: `failed to get container status "${bare}": the runtime no longer has container ${bare} of "${container}"` };
   if (!target.logPath) return { ok: false, reason: 'LogNotAvailable', message: `container "${container}" in pod "${podName}" has no log file` };

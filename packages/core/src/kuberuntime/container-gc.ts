@@ -26,6 +26,7 @@ import type { PodStateProvider } from '../kubelet/pod-state-provider.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { GcRunResult } from '../images/image-gc.ts';
+import { rotatedLogFiles } from './logs/log-rotation.ts';
 
 export interface ContainerGcPolicy {
   minAgeMs: number;
@@ -223,8 +224,8 @@ export class ContainerGc {
 
   /** The log file and its rotations (`<file>.<stamp>[.gz]`), as the kubelet's log manager Clean. */
   private async removeLogFiles(fs: GcFs, file: string, out: GcRunResult): Promise<void> {
-    const rotated = (await fs.readDir(posix.dirname(file)).catch(() => [])).filter((n) => n.startsWith(`${posix.basename(file)}.`));
-    for (const f of [file, ...rotated.map((n) => posix.join(posix.dirname(file), n))]) {
+    const rotated = rotatedLogFiles(file, await fs.readDir(posix.dirname(file)).catch(() => []));
+    for (const f of [file, ...rotated]) {
       const size = await fs.size(f).catch(() => -1);
       if (size >= 0) await fs.remove(f).then(() => (out.freedBytes += size), () => undefined);
     }

@@ -134,9 +134,7 @@ export class ContainerLogManager {
 
   private async rotateLog(id: string, log: string): Promise<void> {
     const { fs } = this.deps;
-    const dir = posix.dirname(log);
-    const prefix = `${posix.basename(log)}.`;
-    const rotated = (await fs.readDir(dir)).filter((n) => n.startsWith(prefix)).map((n) => posix.join(dir, n));
+    const rotated = rotatedLogFiles(log, await fs.readDir(posix.dirname(log)));
     const { inuse, unused } = splitUnusedLogs(rotated);
     for (const f of unused) await fs.remove(f);
     const kept = await this.removeExcessLogs(inuse);
@@ -164,6 +162,13 @@ export class ContainerLogManager {
     for (const f of sorted.slice(0, cut)) await this.deps.fs.remove(f);
     return sorted.slice(cut);
   }
+}
+
+/** The rotations of `log` (`<log>.<stamp>`, `.gz`, `.tmp`) among the names of its directory, as paths. */
+export function rotatedLogFiles(log: string, dirEntries: readonly string[]): string[] {
+  const dir = posix.dirname(log);
+  const prefix = `${posix.basename(log)}.`;
+  return dirEntries.filter((n) => n.startsWith(prefix)).map((n) => posix.join(dir, n));
 }
 
 /** filterUnusedLogs: temporary files, and plain files whose compressed twin exists, are leftovers. */
