@@ -41,7 +41,7 @@ export function ensureDependencies() {
 
 function hashTree(dir, h, skip) {
   for (const name of readdirSync(dir).sort()) {
-    if (skip.has(name)) continue;
+    if (skip.has(name) || name.startsWith('.next')) continue; // .next and private NEXT_DIST_DIR builds
     const p = join(dir, name);
     const st = statSync(p);
     if (st.isDirectory()) hashTree(p, h, skip);
@@ -53,11 +53,12 @@ function hashTree(dir, h, skip) {
 export function ensureWebBuilt() {
   const web = join(repoRoot, 'apps/web');
   const h = createHash('sha256');
-  hashTree(web, h, new Set(['node_modules', '.next', 'test-results']));
+  const distDir = process.env.NEXT_DIST_DIR || '.next';
+  hashTree(web, h, new Set(['node_modules', 'test-results']));
   hashTree(join(repoRoot, 'apps/agent/src/trpc'), h, new Set());
   h.update(readFileSync(join(repoRoot, 'package-lock.json')));
   const digest = h.digest('hex');
-  const stamp = join(web, '.next', 'nodelet-build-hash');
+  const stamp = join(web, distDir, 'nodelet-build-hash');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
   log('building the console (next build)…');
   run('npm', ['run', 'build', '-w', '@nodelet/web'], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });

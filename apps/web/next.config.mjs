@@ -7,6 +7,8 @@ const nextConfig = {
   poweredByHeader: false,
   devIndicators: false,
   images: { unoptimized: true },
+  // NEXT_DIST_DIR: a private build folder (relative to apps/web), so two builds of one work tree never collide.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
 };
 
 export default nextConfig;
