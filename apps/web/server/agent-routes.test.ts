@@ -25,6 +25,8 @@ test('agentRoute: what apps/web uses is forwarded, by the right method', () => {
     ['/agents/b/trpc/node.get', 'GET', 'b', 'trpc-read'],
     ['/agents/b/socket.io/', 'GET', 'b', 'socket.io'],
     ['/agents/default/api/v2.0/ps', 'HEAD', 'default', 'cadvisor'],
+    ['/containerLogs/default/web/main', 'GET', 'default', 'logs'],
+    ['/agents/b/containerLogs/kube-system/etcd-n1/etcd', 'GET', 'b', 'logs'],
   ];
   for (const [path, method, agent, kind] of ok) {
     const r = route(path, method);
@@ -37,7 +39,8 @@ test('agentRoute: what apps/web uses is forwarded, by the right method', () => {
 
 test('agentRoute: everything else is 404 (or 405 for a wrong method)', () => {
   const refused: Array<[string, string, number]> = [
-    ['/exec/default/web/main', 'GET', 404], ['/containerLogs/default/web/main', 'GET', 404], ['/run/default/web/main', 'POST', 404],
+    ['/exec/default/web/main', 'GET', 404], ['/containerLogs/default/web', 'GET', 404], ['/containerLogs/default/web/main/x', 'GET', 404],
+    ['/containerLogs/default/web/main', 'POST', 405], ['/containerLogs/default/web/main', 'DELETE', 405], ['/containerLogs', 'GET', 404], ['/run/default/web/main', 'POST', 404],
     ['/attach/a/b/c', 'GET', 404], ['/portForward/a/b', 'GET', 404], ['/pods', 'GET', 404], ['/metrics', 'GET', 404],
     ['/stats/summary', 'GET', 404], ['/logs/', 'GET', 404], ['/healthz', 'GET', 404], ['/configz', 'GET', 404],
     ['/trpc/nope.get', 'GET', 404], ['/trpc/node.get/x', 'GET', 404], ['/trpc', 'GET', 404], ['/trpc/__proto__', 'GET', 404],
@@ -55,6 +58,6 @@ test('agentRoute: everything else is 404 (or 405 for a wrong method)', () => {
 });
 
 test('isApiPath: the proxied prefixes answer JSON, pages do not', () => {
-  for (const p of ['/trpc/x', '/socket.io/', '/api/v1.3/machine', '/agents/b/trpc/x', '/agents.json', '/api']) assert.equal(isApiPath(p), true, p);
+  for (const p of ['/trpc/x', '/socket.io/', '/api/v1.3/machine', '/containerLogs/a/b/c', '/agents/b/trpc/x', '/agents.json', '/api']) assert.equal(isApiPath(p), true, p);
   for (const p of ['/', '/gc', '/agents/b', '/pods/default/web', '/apix', '/containers/api/v1.3']) assert.equal(isApiPath(p), false, p);
 });

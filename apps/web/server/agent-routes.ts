@@ -1,9 +1,10 @@
 /**
  * The strict allow-list of agent paths the console forwards (pure; tested). Input is a path that passed
  * parseTarget (decoded once, no `.`/`..`/`//`). Only what apps/web needs: the tRPC procedures of the agent's
- * AppRouter (queries and subscriptions by GET, mutations by POST), socket.io, and the cAdvisor REST API (GET); the
- * same under /agents/<name>/. Everything else (the agent's /exec, /attach, /portForward, /containerLogs, /run,
- * /pods, /metrics, /stats, /logs, /configz, ...) is never reachable through the console.
+ * AppRouter (queries and subscriptions by GET, mutations by POST), socket.io, the cAdvisor REST API (GET) and one
+ * container's log (GET /containerLogs/{namespace}/{pod}/{container}, read-only, the logs viewer); the same under
+ * /agents/<name>/. Everything else (the agent's /exec, /attach, /portForward, /run, /pods, /metrics, /stats, /logs,
+ * /configz, ...) is never reachable through the console.
  */
 export type ProcedureType = 'query' | 'mutation' | 'subscription';
 
@@ -36,7 +37,7 @@ export const PROCEDURES: Readonly<Record<string, ProcedureType>> = {
   'gc.policies': 'query',
 };
 
-export type AgentRequestKind = 'trpc-read' | 'trpc-mutation' | 'socket.io' | 'cadvisor';
+export type AgentRequestKind = 'trpc-read' | 'trpc-mutation' | 'socket.io' | 'cadvisor' | 'logs';
 
 export type AgentRoute =
   | { ok: true; agent: string; path: string; kind: AgentRequestKind }
@@ -44,12 +45,13 @@ export type AgentRoute =
 
 const AGENT_NAME = /^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/;
 const CADVISOR = /^\/api\/(v1\.3\/(machine|containers)|v2\.0\/(machine|spec|stats|ps))(\/[^/]+)*\/?$/;
+const CONTAINER_LOGS = /^\/containerLogs\/[^/]+\/[^/]+\/[^/]+$/;
 const MAX_BATCH = 32;
 
 /** Whether a path is one of the console's proxied API prefixes at all (401 JSON rather than the sign-in page). */
 export function isApiPath(path: string): boolean {
   const rest = /^\/agents\/[^/]+(\/.*)$/.exec(path)?.[1] ?? path;
-  return /^\/(trpc|socket\.io|api)(\/|$)/.test(rest) || path === '/agents.json';
+  return /^\/(trpc|socket\.io|api|containerLogs)(\/|$)/.test(rest) || path === '/agents.json';
 }
 
 function notFound(path: string): AgentRoute {
@@ -92,6 +94,9 @@ export function agentRoute(path: string, rawPath: string, method: string, agents
   }
   if (CADVISOR.test(rest)) {
     return method === 'GET' || method === 'HEAD' ? { ok: true, agent, path: rawRest, kind: 'cadvisor' } : { ok: false, status: 405, reason: 'the cAdvisor API is GET only' };
+  }
+  if (CONTAINER_LOGS.test(rest)) {
+    return method === 'GET' || method === 'HEAD' ? { ok: true, agent, path: rawRest, kind: 'logs' } : { ok: false, status: 405, reason: 'container logs are GET only' };
   }
   return notFound(path);
 }

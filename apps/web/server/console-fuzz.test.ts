@@ -3,7 +3,8 @@
  * random paths built from allowed prefixes, traversal pieces, escapes and odd bytes, random methods, credentials and
  * browser headers, over HTTP and as WebSocket upgrades. Properties: never a 5xx, never a stack trace or host path in
  * a response, and everything that reaches the agent is — as the agent itself reads it (WHATWG URL parsing) — one of
- * the allow-listed paths: a procedure of the agent's own router, /socket.io/, or a cAdvisor REST resource.
+ * the allow-listed paths: a procedure of the agent's own router, /socket.io/, a cAdvisor REST resource, or one
+ * container's log (/containerLogs/{namespace}/{pod}/{container}; the upgrade branch above admits only socket.io).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +26,7 @@ function allowedAtAgent(seen: string): boolean {
   if (seen.startsWith('upgrade ')) return path === '/socket.io/';
   const trpc = /^\/trpc\/([^/]+)$/.exec(path);
   if (trpc?.[1]) return trpc[1].split(',').every((p) => procedures.has(p));
+  if (/^\/containerLogs\/[^/]+\/[^/]+\/[^/]+$/.test(path)) return true;
   return path === '/socket.io/' || /^\/api\/(v1\.3\/(machine|containers)|v2\.0\/(machine|spec|stats|ps))(\/[^/]+)*\/?$/.test(path);
 }
 
@@ -38,6 +40,7 @@ const prefix = fc.constantFrom('', '/trpc', '/socket.io', '/api', '/api/v1.3', '
 const valid = fc.constantFrom(
   '/trpc/node.get', '/trpc/pods.list,node.get?batch=1&input=%7B%7D', '/trpc/gc.containers', '/socket.io/?EIO=4&transport=polling',
   '/api/v1.3/machine', '/agents/default/api/v2.0/stats/kubepods?count=1', '/agents/default/trpc/node.get', '/api/v2.0/ps/',
+  '/containerLogs/default/web/main?tailLines=5', '/agents/default/containerLogs/default/web/main?follow=x',
 );
 const mangled = fc
   .tuple(prefix, fc.array(fc.oneof(pieces, fc.stringMatching(/^[!-~]{0,6}$/)), { maxLength: 6 }), fc.constantFrom('', '?command=id&stdout=1', '?EIO=4&transport=polling', '?batch=1&input=%7B%7D', '?token=x', '?a=%zz'))
