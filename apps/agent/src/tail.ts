@@ -10,6 +10,7 @@ import { REPO_ROOT } from './runtime-launcher.ts';
 import type { ClientToServerEvents, ServerToClientEvents } from './streams/types.ts';
 import { formatEventLine } from './tail/format.ts';
 import { parseTailArgs, TAIL_HELP } from './tail/options.ts';
+import { WhyLines } from './tail/why-lines.ts';
 
 const parsed = parseTailArgs(process.argv.slice(2), REPO_ROOT, process.env);
 if (!parsed.ok) {
@@ -41,6 +42,7 @@ const filter: EventFilter = {
   ...(opts.types.length ? { types: opts.types } : {}),
 };
 let lastSeq = -1;
+const why = new WhyLines();
 let warned = false;
 
 const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(opts.server, {
@@ -65,6 +67,8 @@ socket.on('nodelet:event', (e: NodeletEvent) => {
   if (e.seq <= lastSeq || !eventMatches(e, filter)) return;
   lastSeq = e.seq;
   process.stdout.write((opts.json ? JSON.stringify(e) : formatEventLine(e)) + '\n');
+  const line = opts.json ? undefined : why.observe(e);
+  if (line) process.stdout.write(line + '\n');
 });
 socket.on('connect_error', (err) => {
   if (!warned) process.stderr.write(`cannot connect to ${opts.server}: ${err.message}; retrying…\n`);

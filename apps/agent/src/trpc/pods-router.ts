@@ -1,15 +1,25 @@
-/** pods.list and pods.get: the pods GET /pods shows, with live status; get adds the pod's recent Events. */
+/**
+ * pods.list and pods.get: the pods GET /pods shows, with live status (each row not Running and Ready carries its
+ * `why`); get adds the pod's recent Events; pods.why: the plain explanation of one pod (null when it runs ready).
+ */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { K8sBusEvent } from '@nodelet/core/events';
+import type { K8sBusEvent, PodWhy } from '@nodelet/core/events';
 import { z } from 'zod';
+import { podsWithWhy, podWhy, type PodWithWhy } from './pod-why.ts';
 import { publicProcedure, router } from './trpc.ts';
 
 export const podsRouter = router({
   list: publicProcedure
     .input(z.object({ namespace: z.string().optional() }).optional())
-    .query(({ ctx, input }): V1Pod[] => {
+    .query(({ ctx, input }): PodWithWhy[] => {
       const pods = ctx.kubelet.getPods();
-      return input?.namespace ? pods.filter((p) => p.metadata?.namespace === input.namespace) : pods;
+      return podsWithWhy(ctx.kubelet, input?.namespace ? pods.filter((p) => p.metadata?.namespace === input.namespace) : pods);
+    }),
+  why: publicProcedure
+    .input(z.object({ namespace: z.string(), name: z.string() }))
+    .query(({ ctx, input }): PodWhy | null => {
+      const pod = ctx.kubelet.getPod(input.namespace, input.name);
+      return pod ? (podWhy(ctx.kubelet, pod) ?? null) : null;
     }),
   get: publicProcedure
     .input(z.object({ namespace: z.string(), name: z.string() }))

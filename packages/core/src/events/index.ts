@@ -16,3 +16,5 @@ export type {
   ProbeBusEvent,
   RuntimeBusEvent,
 } from './types.ts';
+/** "Why isn't my pod running?": the plain explanation of a pod's status (the tail derives it from podStatus events). */
+export { explainPod, type PodWhy, type WhyEvent, type WhyFacts, type WhyProbe } from '../status/pod-why.ts';
