@@ -70,6 +70,8 @@ export class KubeRuntimeManager implements Runtime {
   private runtimeType: string;
   private typeKnown = false;
   private typeLookup: Promise<void> | undefined;
+  /** The last sandbox error logged per pod UID: a retry failing the same way is not logged again (the event counts it). */
+  private readonly sandboxErrors = new Map<string, string>();
 
   /** The node's IPs, looked up once (not per container start). */
   private readonly hostIPs: string[];
@@ -258,12 +260,17 @@ export class KubeRuntimeManager implements Runtime {
       } catch (err) {
         this.log.warn('PodSandboxStatus failed after RunPodSandbox', { err: errText(err) });
       }
+      this.sandboxErrors.delete(pod.metadata?.uid ?? '');
       return { step, id: r.podSandboxId, ips };
     } catch (err) {
       // As createPodSandbox + SyncPod: the step's message names the pod, the event carries the error.
       this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${errText(err)}`);
       const message = `${stage} ${JSON.stringify(formatPod(pod))}: ${errText(err)}`;
-      this.log.error('CreatePodSandbox for pod failed', { pod: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, reason: 'CreatePodSandboxError', err: message });
+      if (this.sandboxErrors.get(pod.metadata?.uid ?? '') !== message) {
+        this.sandboxErrors.set(pod.metadata?.uid ?? '', message);
+        if (this.sandboxErrors.size > 1024) this.sandboxErrors.delete(this.sandboxErrors.keys().next().value!); // pods gone unsynced
+        this.log.error('CreatePodSandbox for pod failed', { pod: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, reason: 'CreatePodSandboxError', err: message });
+      }
       return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: [] };
     }
   }
