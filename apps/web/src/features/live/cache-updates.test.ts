@@ -21,7 +21,7 @@ test('cacheEffects per event type', () => {
     [{ type: 'podConfig', seq: 1, time: T, pod: ref('a'), op: 'ADD', source: 'file' }, ['list-invalidate', 'detail-invalidate', 'node-invalidate']],
     [{ type: 'podConfig', seq: 1, time: T, pod: ref('a'), op: 'UPDATE', source: 'file' }, ['list-invalidate', 'detail-invalidate', 'node-invalidate']],
     [{ type: 'podConfig', seq: 1, time: T, pod: ref('a'), op: 'REMOVE', source: 'file' }, ['list-remove', 'detail-invalidate', 'node-invalidate']],
-    [{ type: 'podConfig', seq: 1, time: T, pod: ref('a'), op: 'DELETE', source: 'api' }, ['list-remove', 'detail-invalidate', 'node-invalidate']],
+    [{ type: 'podConfig', seq: 1, time: T, pod: ref('a'), op: 'DELETE', source: 'api' }, ['list-invalidate', 'detail-invalidate', 'node-invalidate']],
     [k8s(1, 'a'), ['detail-add-event']],
     [k8s(1, 'n1', 'Node'), []],
     [{ type: 'runtime', seq: 1, time: T, ready: false, message: 'x' }, ['node-invalidate']],

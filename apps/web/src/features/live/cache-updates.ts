@@ -22,7 +22,9 @@ export function cacheEffects(e: NodeletEvent): CacheEffect[] {
       return [{ kind: 'list-patch-status', event: e }, { kind: 'detail-patch-status', event: e }];
     case 'podConfig': {
       const pod = { namespace: e.pod.namespace, name: e.pod.name };
-      if (e.op === 'DELETE' || e.op === 'REMOVE') {
+      // REMOVE: the pod is gone from the node. DELETE is a graceful deletion starting: the agent keeps the pod,
+      // now with its deletionTimestamp (Terminating), until its containers are gone and the source removes it.
+      if (e.op === 'REMOVE') {
         return [{ kind: 'list-remove', pod }, { kind: 'detail-invalidate', pod }, { kind: 'node-invalidate' }];
       }
       return [{ kind: 'list-invalidate' }, { kind: 'detail-invalidate', pod }, { kind: 'node-invalidate' }];
@@ -36,6 +38,7 @@ export function cacheEffects(e: NodeletEvent): CacheEffect[] {
       return [{ kind: 'node-invalidate' }];
     case 'pleg':
     case 'probe':
+    case 'decision':
       // Probe results reach the pod through a podStatus event (readiness) when they matter; the probe panel
       // folds probe events into its own caches (features/probes).
       return [];

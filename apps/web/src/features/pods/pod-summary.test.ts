@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
-import { containerStateView, describeState, podCreatedMs, podRowView, sortPodRows } from './pod-summary.ts';
+import { containerStateView, describeState, graceLeftSeconds, podCreatedMs, podRowView, sortPodRows } from './pod-summary.ts';
 
 function cs(name: string, state: V1ContainerStatus['state'], ready = false, restartCount = 0): V1ContainerStatus {
   return { name, image: 'img', imageID: '', ready, restartCount, state };
@@ -33,16 +33,18 @@ test('containerStateView tones and reasons', () => {
   }
 });
 
-test('podRowView: ready, restarts, status text', () => {
+test('podRowView: kubectl STATUS, READY, RESTARTS and the status colour', () => {
   const cases: Array<[string, V1Pod, { status: string; ready: string; restarts: number; tone: string }]> = [
     ['healthy', pod('Running', [cs('a', { running: {} }, true), cs('b', { running: {} }, true, 2)]), { status: 'Running', ready: '2/2', restarts: 2, tone: 'ok' }],
+    ['running, not ready', pod('Running', [cs('a', { running: {} }, false)]), { status: 'Running', ready: '0/1', restarts: 0, tone: 'warn' }],
     ['crashloop', pod('Running', [cs('a', { waiting: { reason: 'CrashLoopBackOff' } }, false, 4)]), { status: 'CrashLoopBackOff', ready: '0/1', restarts: 4, tone: 'bad' }],
     ['pull', pod('Pending', [cs('a', { waiting: { reason: 'ErrImagePull' } })]), { status: 'ErrImagePull', ready: '0/1', restarts: 0, tone: 'bad' }],
     ['creating', pod('Pending', [cs('a', { waiting: { reason: 'ContainerCreating' } })]), { status: 'ContainerCreating', ready: '0/1', restarts: 0, tone: 'warn' }],
-    ['no statuses yet', { ...pod('Pending', []), spec: { containers: [{ name: 'x' }] } }, { status: 'ContainerCreating', ready: '0/1', restarts: 0, tone: 'warn' }],
-    ['succeeded', pod('Succeeded', [cs('a', { terminated: { exitCode: 0, reason: 'Completed' } })]), { status: 'Succeeded', ready: '0/1', restarts: 0, tone: 'done' }],
-    ['evicted', { ...pod('Failed', [cs('a', { terminated: { exitCode: 137, reason: 'Error' } })]), status: { phase: 'Failed', reason: 'Evicted', containerStatuses: [cs('a', { terminated: { exitCode: 137, reason: 'Error' } })] } }, { status: 'Evicted', ready: '0/1', restarts: 0, tone: 'bad' }],
-    ['terminating', pod('Running', [cs('a', { running: {} }, true)], { metadata: { name: 'p', deletionTimestamp: new Date() } }), { status: 'Terminating', ready: '1/1', restarts: 0, tone: 'ok' }],
+    ['no statuses yet', { ...pod('Pending', []), spec: { containers: [{ name: 'x' }] } }, { status: 'Pending', ready: '0/1', restarts: 0, tone: 'warn' }],
+    ['succeeded', pod('Succeeded', [cs('a', { terminated: { exitCode: 0, reason: 'Completed' } })]), { status: 'Completed', ready: '0/1', restarts: 0, tone: 'done' }],
+    ['oom', pod('Running', [cs('a', { terminated: { exitCode: 137, reason: 'OOMKilled' } }, false, 1)]), { status: 'OOMKilled', ready: '0/1', restarts: 1, tone: 'bad' }],
+    ['evicted, no container status', { ...pod('Failed', []), status: { phase: 'Failed', reason: 'Evicted' } }, { status: 'Evicted', ready: '0/0', restarts: 0, tone: 'bad' }],
+    ['terminating', pod('Running', [cs('a', { running: {} }, true)], { metadata: { name: 'p', deletionTimestamp: new Date() } }), { status: 'Terminating', ready: '1/1', restarts: 0, tone: 'warn' }],
   ];
   for (const [label, input, want] of cases) {
     const v = podRowView(input);
@@ -50,9 +52,23 @@ test('podRowView: ready, restarts, status text', () => {
   }
 });
 
+test('podRowView: labels, IP, QoS and the Terminating grace countdown (deletionTimestamp − now)', () => {
+  const p = pod('Running', [cs('a', { running: {} }, true)], {
+    metadata: { name: 'p', namespace: 'web', uid: 'u1', labels: { app: 'web' }, deletionTimestamp: '2026-11-26T06:00:30Z' as unknown as Date, deletionGracePeriodSeconds: 30 },
+  });
+  p.status = { ...p.status, podIP: '10.89.0.7', qosClass: 'BestEffort' };
+  const v = podRowView(p);
+  assert.deepEqual([v.uid, v.labels, v.podIP, v.qosClass, v.deletionGracePeriodSeconds], ['u1', { app: 'web' }, '10.89.0.7', 'BestEffort', 30]);
+  assert.equal(graceLeftSeconds(v, Date.parse('2026-11-26T06:00:00Z')), 30);
+  assert.equal(graceLeftSeconds(v, Date.parse('2026-11-26T06:00:29.5Z')), 1);
+  assert.equal(graceLeftSeconds(v, Date.parse('2026-11-26T06:01:00Z')), 0);
+  assert.equal(graceLeftSeconds(podRowView(pod('Running', [])), 0), undefined);
+});
+
 test('podRowView counts init containers in restarts but not in ready', () => {
   const p = pod('Pending', [cs('main', { waiting: { reason: 'PodInitializing' } })]);
   p.status!.initContainerStatuses = [cs('setup', { waiting: { reason: 'CrashLoopBackOff' } }, false, 3)];
+  p.spec!.initContainers = [{ name: 'setup' }];
   const v = podRowView(p);
   assert.equal(v.status, 'Init:CrashLoopBackOff');
   assert.equal(v.total, 1);

@@ -1,8 +1,9 @@
 /** Pure view models for pods and containers (what the table and the detail page show). */
 import type { V1ContainerStatus, V1Pod, WireContainerStatus, WirePod } from '../../lib/api-types.ts';
 import { toMillis } from '../../lib/format.ts';
+import { kubectlPodColumns, statusTone, type Tone } from './kubectl-status.ts';
 
-export type Tone = 'ok' | 'warn' | 'bad' | 'done' | 'info';
+export type { Tone };
 
 export interface ContainerStateView {
   name: string;
@@ -18,17 +19,26 @@ export interface ContainerStateView {
 
 export interface PodRowView {
   key: string;
+  uid: string;
   namespace: string;
   name: string;
   phase: string;
+  /** The colour of `status` (statusTone). */
   phaseTone: Tone;
-  /** kubectl's STATUS column: the most telling container reason, else the phase. */
+  /** kubectl's STATUS column (printPod). */
   status: string;
   readyCount: number;
   total: number;
   restarts: number;
+  lastRestartMs?: number;
   containers: ContainerStateView[];
   createdMs?: number;
+  labels: Record<string, string>;
+  podIP?: string;
+  qosClass?: string;
+  /** metadata.deletionTimestamp: when the API server deletes the pod at the latest (deletion time + grace). */
+  deletionMs?: number;
+  deletionGracePeriodSeconds?: number;
 }
 
 /** Waiting reasons that mean something is wrong (as opposed to ContainerCreating, PodInitializing). */
@@ -53,30 +63,6 @@ export function containerStateView(cs: V1ContainerStatus | WireContainerStatus, 
   return { ...base, state: 'unknown', tone: 'warn' };
 }
 
-export function phaseTone(phase: string): Tone {
-  switch (phase) {
-    case 'Running': return 'ok';
-    case 'Succeeded': return 'done';
-    case 'Pending': return 'warn';
-    case 'Failed': return 'bad';
-    default: return 'info';
-  }
-}
-
-function podStatusText(phase: string, containers: ContainerStateView[], deleting: boolean, podReason?: string): string {
-  if (deleting) return 'Terminating';
-  // kubectl: a pod-level reason (Evicted, NodeLost, ...) is the status.
-  if (podReason) return podReason;
-  const init = containers.filter((c) => c.init && c.state !== 'terminated' && c.tone === 'bad');
-  if (init[0]?.reason) return `Init:${init[0].reason}`;
-  const app = containers.filter((c) => !c.init);
-  const bad = app.find((c) => c.tone === 'bad' && c.reason);
-  if (bad?.reason) return bad.reason;
-  const waiting = app.find((c) => c.state === 'waiting' && c.reason);
-  if (waiting?.reason && phase !== 'Running') return waiting.reason;
-  return phase;
-}
-
 /** Static pods carry no creationTimestamp: fall back to the start time, then to when the source saw them. */
 export function podCreatedMs(pod: V1Pod | WirePod): number | undefined {
   return (
@@ -89,23 +75,23 @@ export function podCreatedMs(pod: V1Pod | WirePod): number | undefined {
 export function podRowView(pod: V1Pod | WirePod): PodRowView {
   const namespace = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '?';
-  const phase = pod.status?.phase ?? 'Unknown';
   const init = (pod.status?.initContainerStatuses ?? []).map((c) => containerStateView(c, true));
-  const appStatuses: Array<V1ContainerStatus | WireContainerStatus> = pod.status?.containerStatuses ?? [];
-  const app = appStatuses.map((c) => containerStateView(c));
-  // Containers declared in the spec but not yet reported are waiting.
-  for (const c of pod.spec?.containers ?? []) {
-    if (!appStatuses.some((s) => s.name === c.name)) app.push({ name: c.name, init: false, state: 'waiting', reason: 'ContainerCreating', ready: false, restartCount: 0, tone: 'warn' });
-  }
-  const containers = [...init, ...app];
-  const status = podStatusText(phase, containers, Boolean(pod.metadata?.deletionTimestamp), pod.status?.reason);
+  const app = (pod.status?.containerStatuses ?? []).map((c) => containerStateView(c));
+  const cols = kubectlPodColumns(pod);
+  const deletionMs = toMillis(pod.metadata?.deletionTimestamp);
   return {
-    key: `${namespace}/${name}`, namespace, name, phase, status,
-    phaseTone: status !== phase ? (containers.some((c) => c.tone === 'bad') ? 'bad' : phaseTone(phase)) : phaseTone(phase),
-    readyCount: app.filter((c) => c.ready).length, total: app.length,
-    restarts: containers.reduce((n, c) => n + c.restartCount, 0),
-    containers, createdMs: podCreatedMs(pod),
+    key: `${namespace}/${name}`, uid: pod.metadata?.uid ?? '', namespace, name,
+    phase: pod.status?.phase ?? 'Unknown', status: cols.status, phaseTone: statusTone(cols),
+    readyCount: cols.readyCount, total: cols.total, restarts: cols.restarts, lastRestartMs: cols.lastRestartMs,
+    containers: [...init, ...app], createdMs: podCreatedMs(pod),
+    labels: { ...(pod.metadata?.labels ?? {}) }, podIP: pod.status?.podIP || undefined, qosClass: pod.status?.qosClass,
+    ...(deletionMs !== undefined ? { deletionMs, deletionGracePeriodSeconds: pod.metadata?.deletionGracePeriodSeconds } : {}),
   };
+}
+
+/** Seconds left of a Terminating pod's grace period (deletionTimestamp − now, never below 0). */
+export function graceLeftSeconds(row: Pick<PodRowView, 'deletionMs'>, nowMs: number): number | undefined {
+  return row.deletionMs === undefined ? undefined : Math.max(0, Math.ceil((row.deletionMs - nowMs) / 1000));
 }
 
 export function sortPodRows(rows: PodRowView[]): PodRowView[] {
