@@ -5,6 +5,7 @@ import type { ConfigResult, PartialSettings } from './types.ts';
 import { EVICTION_FILE_FIELDS } from './eviction-config.ts';
 import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
 import { LOG_FILE_FIELDS } from './log-config.ts';
+import { RECORDER_FILE_FIELDS } from './recorder-config.ts';
 import { DNS_FILE_FIELDS } from './dns-config.ts';
 import { SHUTDOWN_FILE_FIELDS } from './shutdown-config.ts';
 
@@ -51,6 +52,7 @@ export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   ...EVICTION_FILE_FIELDS,
   ...APISERVER_FILE_FIELDS,
   ...LOG_FILE_FIELDS,
+  ...RECORDER_FILE_FIELDS,
   ...DNS_FILE_FIELDS,
   ...SHUTDOWN_FILE_FIELDS,
 ];

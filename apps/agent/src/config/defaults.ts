@@ -5,6 +5,7 @@ import { EVICTION_DEFAULTS } from './eviction-config.ts';
 import { APISERVER_DEFAULTS } from './apiserver-config.ts';
 import { HTTP_DEFAULTS } from './http-config.ts';
 import { LOG_DEFAULTS } from './log-config.ts';
+import { RECORDER_DEFAULTS } from './recorder-config.ts';
 import { DNS_DEFAULTS } from './dns-config.ts';
 import { SHUTDOWN_DEFAULTS } from './shutdown-config.ts';
 
@@ -39,6 +40,7 @@ export function configFileDefaults(): Defaults {
     ...APISERVER_DEFAULTS,
     ...HTTP_DEFAULTS,
     ...LOG_DEFAULTS,
+    ...RECORDER_DEFAULTS,
     ...DNS_DEFAULTS,
     ...SHUTDOWN_DEFAULTS,
   };

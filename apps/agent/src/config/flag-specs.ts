@@ -6,6 +6,7 @@ import type { FlagSpec as AnyFlagSpec } from './flag-spec.ts';
 import { HTTP_FLAG_SPECS } from './http-config.ts';
 import { RUNTIME_CLASS_FLAG_SPECS } from './runtime-class-config.ts';
 import { LOG_FLAG_SPECS } from './log-config.ts';
+import { RECORDER_FLAG_SPECS } from './recorder-config.ts';
 import { DNS_FLAG_SPECS } from './dns-config.ts';
 import { SHUTDOWN_FLAG_SPECS } from './shutdown-config.ts';
 
@@ -49,6 +50,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   ...HTTP_FLAG_SPECS,
   ...RUNTIME_CLASS_FLAG_SPECS,
   ...LOG_FLAG_SPECS,
+  ...RECORDER_FLAG_SPECS,
   ...DNS_FLAG_SPECS,
   ...SHUTDOWN_FLAG_SPECS,
   { name: 'v', kind: 'int', key: 'verbosity', help: 'Log verbosity; 4 or more logs debug lines.', defaultText: '0' },

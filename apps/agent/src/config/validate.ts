@@ -6,6 +6,7 @@ import { validateApiServer } from './apiserver-config.ts';
 import { validateHttp } from './http-config.ts';
 import { validateRuntimeClasses } from './runtime-class-config.ts';
 import { validateLogs } from './log-config.ts';
+import { validateRecorder } from './recorder-config.ts';
 import { validateShutdown } from './shutdown-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
 
@@ -40,6 +41,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
       : 'crashloop backoff max must be >= crashloop backoff initial'),
     () => validateEviction(c),
     () => validateLogs(c),
+    () => validateRecorder(c),
     () => validateShutdown(c),
   ];
   for (const check of checks) {

@@ -27,6 +27,7 @@ import type { CriStreams } from './routes/cri-streams.ts';
 import { rejectUpgrade } from './routes/proxy-upgrade.ts';
 import { handleStreamUpgrade, isStreamPath } from './routes/stream-routes.ts';
 import { SOCKET_PATH } from '../streams/types.ts';
+import type { FlightRecorderApi } from '../recorder/types.ts';
 
 export interface KubeletServerOptions {
   kubelet: KubeletApi;
@@ -47,6 +48,8 @@ export interface KubeletServerOptions {
   limits?: HttpLimits;
   /** GET /configz: the running KubeletConfiguration (config/configz.ts); 404 without it. */
   configz?: () => unknown;
+  /** The flight recorder (recorder.* over tRPC, `nodelet:recorder` over socket.io); absent when off. */
+  recorder?: FlightRecorderApi;
 }
 
 export interface KubeletServer {
@@ -69,12 +72,12 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     ...(o.consoleToken ? { consoleToken: o.consoleToken } : {}),
   });
   const users = new WeakMap<IncomingMessage, UserInfo>();
-  const streams = createStreamHub(o.kubelet); // one hub, two transports: tRPC subscriptions and socket.io
+  const streams = createStreamHub(o.kubelet, o.recorder); // one hub, two transports: tRPC subscriptions and socket.io
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_TRPC_BODY_BYTES,
-    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, streams, user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}) }),
+    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, streams, ...(o.recorder ? { recorder: o.recorder } : {}), user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}) }),
     onError: ({ path, error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') o.logger.error('trpc error', { path, err: error.message });
     },

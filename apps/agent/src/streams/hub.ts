@@ -6,6 +6,7 @@
  */
 import { eventMatches, type EventFilter } from '@nodelet/core/events';
 import type { KubeletApi } from '@nodelet/core/kubelet';
+import type { FlightRecorderApi, RecorderFollow } from '../recorder/types.ts';
 import type { HelloPayload, StreamMessages } from './types.ts';
 
 export type Emit<K extends keyof StreamMessages> = (message: StreamMessages[K]) => void;
@@ -25,9 +26,11 @@ export interface StreamHub {
   pressure(emit: Emit<'pressure'>): Release | undefined;
   /** Every probe run is published (rate-limited), not only result changes, while at least one holder keeps it. */
   probeRuns(): Release;
+  /** Flight recorder rows: the newest since `from` (oldest first), then every new or grown row; undefined when it is off. */
+  records?(q: RecorderFollow, emit: Emit<'record'>): Release | undefined;
 }
 
-export function createStreamHub(kubelet: KubeletApi): StreamHub {
+export function createStreamHub(kubelet: KubeletApi, recorder?: FlightRecorderApi): StreamHub {
   const bus = kubelet.events;
   return {
     hello: () => ({ node: kubelet.node(), seq: bus.recent(undefined, 1)[0]?.seq ?? 0 }),
@@ -45,5 +48,6 @@ export function createStreamHub(kubelet: KubeletApi): StreamHub {
       return api.watch(emit);
     },
     probeRuns: () => kubelet.probes?.requestEveryRun() ?? (() => {}),
+    records: (q, emit) => recorder?.follow(q, emit),
   };
 }

@@ -12,6 +12,7 @@ import type { Logger } from '@nodelet/core/util';
 import type { RequestGuard } from '../servers/auth.ts';
 import { rejectUpgrade } from '../servers/routes/proxy-upgrade.ts';
 import { eventFilterSchema } from '../trpc/schemas.ts';
+import { recorderFollowSchema } from '../trpc/recorder-router.ts';
 import type { Release, StreamHub } from './hub.ts';
 import { metricsStream } from './metrics-stream.ts';
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from './types.ts';
@@ -71,11 +72,22 @@ export function attachSocketServer(
         releaseEveryRun = undefined;
       }
     });
+    let stopRecords: Release | undefined;
+    socket.on('nodelet:recorder:follow', (raw: unknown) => {
+      stopRecords?.();
+      stopRecords = undefined;
+      if (raw === null) return;
+      const parsed = recorderFollowSchema.safeParse(raw ?? {});
+      if (!parsed.success) return void socket.emit('nodelet:recorder:error', { message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+      stopRecords = hub.records?.(parsed.data, (e) => socket.emit('nodelet:recorder', e));
+      if (!stopRecords) socket.emit('nodelet:recorder:error', { message: 'the flight recorder is off on this node' });
+    });
     const metrics = metricsStream(hub, (m) => socket.emit('nodelet:metrics', m));
     socket.on('nodelet:metrics:subscribe', (raw: unknown) => metrics.replace(raw));
     socket.on('disconnect', () => {
       metrics.close();
       stopEvents();
+      stopRecords?.();
       releaseEveryRun?.();
     });
     socket.emit('nodelet:hello', hub.hello());

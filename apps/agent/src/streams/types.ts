@@ -6,6 +6,7 @@ import type { EventFilter, NodeletEvent } from '@nodelet/core/events';
 import type { NodeSummary } from '@nodelet/core/kubelet';
 import type { PressureState } from '@nodelet/core/eviction';
 import type { ContainerSample } from '@nodelet/core/stats';
+import type { RecorderEntry, RecorderFollow } from '../recorder/types.ts';
 
 /** One live stats sample of a container key ('/' = the node). */
 export interface MetricsMessage {
@@ -26,6 +27,8 @@ export interface StreamMessages {
   metrics: MetricsMessage;
   /** tRPC `eviction.onState` (the state now, then after every manager pass). */
   pressure: PressureState;
+  /** tRPC `recorder.onEntry` · socket.io `nodelet:recorder` (flight recorder rows; a growing span keeps its id). */
+  record: RecorderEntry;
 }
 
 export interface HelloPayload {
@@ -39,6 +42,10 @@ export interface ServerToClientEvents {
   'nodelet:event': (event: StreamMessages['event']) => void;
   /** Live samples of the keys the client subscribed to with `nodelet:metrics:subscribe`. */
   'nodelet:metrics': (message: StreamMessages['metrics']) => void;
+  /** Flight recorder rows after `nodelet:recorder:follow` (replayed from its `from`, then live; upsert by id). */
+  'nodelet:recorder': (entry: StreamMessages['record']) => void;
+  /** The recorder refused the follow (bad input) or is off. */
+  'nodelet:recorder:error': (error: { message: string }) => void;
 }
 
 /** `nodelet:probes`: ask for every probe run (rate-limited), not only result changes, while connected. */
@@ -52,6 +59,8 @@ export interface ClientToServerEvents {
   /** Replace the watched container keys ('/' = node; [] = none). */
   'nodelet:metrics:subscribe': (sub: MetricsSubscription) => void;
   'nodelet:probes': (opts: ProbeStreamOptions) => void;
+  /** Replace the socket's flight recorder follow (replay from `from`, then live); null stops it. */
+  'nodelet:recorder:follow': (q: RecorderFollow | null) => void;
 }
 
 export interface SocketData {

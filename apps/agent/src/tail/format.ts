@@ -21,6 +21,10 @@ function describe(e: NodeletEvent): string {
       return `${e.op} from ${e.source}`;
     case 'k8sEvent':
       return `${e.eventType} ${e.reason}: ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`;
+    case 'decision':
+      return e.decision === 'sync'
+        ? `sync: ${(e.steps ?? []).map((s) => `${s.action} ${s.target}${s.error ? ` (${s.error}: ${s.message ?? ''})` : ''}`).join(', ')}`
+        : `${e.decision}${e.reason ? ` ${e.reason}` : ''}${e.message ? `: ${e.message}` : ''}`;
     case 'runtime':
       return `runtime ${e.ready ? 'ready' : 'NOT ready'}: ${e.message}`;
     case 'probe':

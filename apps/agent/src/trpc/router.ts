@@ -6,6 +6,7 @@ import { lifecycleRouter } from './lifecycle-router.ts';
 import { nodeRouter } from './node-router.ts';
 import { podsRouter } from './pods-router.ts';
 import { probesRouter } from './probes.ts';
+import { recorderRouter } from './recorder-router.ts';
 import { statsRouter } from './stats-router.ts';
 import { router } from './trpc.ts';
 
@@ -18,6 +19,7 @@ export const appRouter = router({
   stats: statsRouter,
   eviction: evictionRouter,
   gc: gcRouter,
+  recorder: recorderRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,6 +7,7 @@ import { initTRPC } from '@trpc/server';
 import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet';
 import type { UserInfo } from '../servers/auth.ts';
 import type { StreamHub } from '../streams/hub.ts';
+import type { FlightRecorderApi } from '../recorder/types.ts';
 import { redactPaths } from '../servers/http-util.ts';
 
 export const INTERNAL_ERROR_MESSAGE = 'internal error (details in the node\'s agent log)';
@@ -16,6 +17,8 @@ export interface TrpcContext {
   /** The event hub every subscription reads (socket.io shares it). */
   streams: StreamHub;
   user: UserInfo;
+  /** The flight recorder (recorder.query, the "why" explainer); absent when it is off. */
+  recorder?: FlightRecorderApi;
   /** The health behind /healthz (the agent's checks: shutdown, apiserver); default kubelet.healthz(). */
   health?: () => HealthReport;
 }

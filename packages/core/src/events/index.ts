@@ -2,6 +2,7 @@
 export { InMemoryEventBus } from './bus.ts';
 export { eventMatches, eventPodRef } from './types.ts';
 export type {
+  DecisionBusEvent,
   EventBus,
   EventFilter,
   GcBusEvent,

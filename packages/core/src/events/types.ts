@@ -124,8 +124,25 @@ export interface ProbeBusEvent {
   effective?: ProbeResult;
 }
 
+/**
+ * A lifecycle decision no other event carries: a pod admitted or refused (the admit handlers' reason), and the
+ * steps a pod sync took (computePodActions → syncPod, as the kubelet's SyncResult: a failed step has its reason).
+ */
+export interface DecisionBusEvent {
+  type: 'decision';
+  seq: number;
+  time: string;
+  pod: PodRef;
+  decision: 'admit' | 'refuse' | 'sync';
+  reason?: string;
+  message?: string;
+  /** sync: each step taken (CreatePodSandbox, StartContainer, KillContainer ...) with its target container. */
+  steps?: Array<{ action: string; target: string; error?: string; message?: string }>;
+}
+
 export type NodeletEvent =
   | PlegBusEvent
+  | DecisionBusEvent
   | PodStatusBusEvent
   | PodConfigBusEvent
   | K8sBusEvent
@@ -174,6 +191,7 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'podStatus':
     case 'podConfig':
     case 'probe':
+    case 'decision':
       return e.pod;
     case 'k8sEvent':
       return e.involvedObject.kind === 'Pod' ? e.involvedObject : undefined;

@@ -174,6 +174,7 @@ export class Kubelet implements KubeletApi {
       podManager: this.podManager,
       statusManager: this.statusManager,
       recorder: this.recorder,
+      bus: this.events,
       reasons: new ReasonCache(),
       admit: createAdmitter([...withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
       node: () => this.admitNode(),

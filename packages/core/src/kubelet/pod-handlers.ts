@@ -10,6 +10,7 @@ import type { PodManager } from '../pod/types.ts';
 import type { StatusManager } from '../status/types.ts';
 import type { AdmitNode, Admitter } from '../lifecycle/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
+import type { DecisionBusEvent, EventBus } from '../events/types.ts';
 import { podRef } from '../events/recorder.ts';
 import { rejectedPodStatus } from '../lifecycle/admit.ts';
 import { isTerminalPhase } from '../status/brief.ts';
@@ -37,6 +38,8 @@ export interface PodHandlerContext {
   podManager: PodManager;
   statusManager: StatusManager;
   recorder: EventRecorder;
+  /** Where admission verdicts and sync steps are published (`decision` events: the flight recorder keeps them). */
+  bus?: EventBus;
   reasons: ReasonCache;
   admit: Admitter;
   node: () => AdmitNode;
@@ -79,6 +82,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     if (c.stopped()) return { terminal: false };
     await c.podCgroups?.ensurePod(pod);
     const result = await c.runtime.syncPod(pod, status);
+    if (result.steps.length) this.decide(pod, 'sync', { steps: result.steps.map((s) => ({ ...s })) });
     c.reasons.update(uidOf(pod), result);
     // Any step tried (even a failed one) may have changed the runtime: the next sync needs a fresh read of the pod.
     const acted = result.steps.some((s) => s.error !== 'CrashLoopBackOff');
@@ -161,10 +165,12 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
         this.rejected.add(uidOf(pod));
         c.logger.info('Pod admission denied', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, podUID: uidOf(pod), reason: verdict.reason, message: verdict.message });
         c.recorder.event(podRef(pod), 'Warning', verdict.reason, verdict.message);
+        this.decide(pod, 'refuse', { reason: verdict.reason, message: verdict.message });
         c.statusManager.setPodStatus(pod, rejectedPodStatus(pod, verdict.reason, verdict.message));
         continue;
       }
       if (!this.addProbes(pod)) continue;
+      this.decide(pod, 'admit', {});
       this.rejected.delete(uidOf(pod));
       c.workers().updatePod({ updateType: 'create', pod });
     }
@@ -180,8 +186,14 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     c.logger.warn('refusing pod with invalid probes', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}`, source, errors: r.errors });
     this.rejected.add(uidOf(pod));
     c.recorder.event(podRef(pod), 'Warning', r.reason, message);
+    this.decide(pod, 'refuse', { reason: r.reason, message });
     c.statusManager.setPodStatus(pod, rejectedPodStatus(pod, r.reason, message));
     return false;
+  }
+
+  private decide(pod: V1Pod, decision: DecisionBusEvent['decision'], what: Pick<DecisionBusEvent, 'reason' | 'message' | 'steps'>): void {
+    const m = pod.metadata;
+    this.ctx.bus?.publish({ type: 'decision', pod: { namespace: m?.namespace ?? 'default', name: m?.name ?? '', uid: m?.uid ?? '' }, decision, ...what });
   }
 
   /** Mirror pods (API copies of static pods) are bookkeeping only: never admitted or run. */

@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import type { CriClient } from '../cri/types.ts';
 import type { EventBus } from '../events/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
-import { KubeletProbeManager, type ProbeManagerConfig } from '../prober/manager.ts';
+import { KubeletProbeManager, type ProbeManagerConfig, type ProbeRun } from '../prober/manager.ts';
 import { createProberMetrics } from '../prober/metrics.ts';
 import { createProbeRunner } from '../prober/runners/index.ts';
 import type { ProbeWorkerInfo, ResultUpdate } from '../prober/types.ts';
@@ -85,6 +85,10 @@ export class KubeletProbes implements ProbesApi {
 
   async metrics(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  onRun(listener: (run: ProbeRun) => void): () => void {
+    return this.manager.onRun(listener);
   }
 
   requestEveryRun(): () => void {

@@ -3,7 +3,7 @@
  * streams need from core goes through here, so the agent never reaches into individual managers.
  */
 import type { V1Pod } from '@kubernetes/client-node';
-import type { EventBus } from '../events/types.ts';
+import type { EventBus, ProbeBusEvent } from '../events/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import type { ProbeWorkerInfo } from '../prober/types.ts';
 import type { EvictionApi, GcApi } from '../eviction/types.ts';
@@ -92,6 +92,8 @@ export interface ProbesApi {
    */
   requestEveryRun(): () => void;
   everyRun(): boolean;
+  /** Every run, unthrottled and off the bus (the flight recorder folds equal results into spans); returns the unsubscribe. */
+  onRun?(listener: (run: Omit<ProbeBusEvent, 'type' | 'seq'>) => void): () => void;
 }
 
 export interface KubeletApi {

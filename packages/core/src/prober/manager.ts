@@ -5,6 +5,7 @@
  */
 import type { V1Container, V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { EventRecorder } from '../events/recorder.ts';
+import type { ProbeBusEvent } from '../events/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { ProbeEvents, type ProbeEventsConfig } from './events.ts';
@@ -59,6 +60,9 @@ export function probedContainers(pod: V1Pod): V1Container[] {
   return [...sidecars, ...(pod.spec?.containers ?? [])];
 }
 
+/** One probe run as the bus would carry it (without seq). */
+export type ProbeRun = Omit<ProbeBusEvent, 'type' | 'seq'>;
+
 export class KubeletProbeManager implements ProbeManager {
   readonly liveness = new ResultsCache('liveness');
   readonly readiness = new ResultsCache('readiness');
@@ -71,6 +75,7 @@ export class KubeletProbeManager implements ProbeManager {
   private startedAt: number | undefined;
   private everyRun: boolean;
   private readonly unsubscribe: Array<() => void> = [];
+  private readonly runListeners = new Set<(run: ProbeRun) => void>();
 
   constructor(
     private readonly deps: ProbeManagerDeps,
@@ -78,6 +83,12 @@ export class KubeletProbeManager implements ProbeManager {
   ) {
     this.events = new ProbeEvents(deps.recorder, deps.clock, config.events);
     this.everyRun = config.publishEveryRun ?? false;
+  }
+
+  /** Every run, unthrottled, to a listener (the flight recorder folds them into spans); returns the unsubscribe. */
+  onRun(listener: (run: ProbeRun) => void): () => void {
+    this.runListeners.add(listener);
+    return () => void this.runListeners.delete(listener);
   }
 
   /** Turns publishing of every run (rate-limited) on or off, e.g. while a console watches a pod. */
@@ -252,12 +263,10 @@ export class KubeletProbeManager implements ProbeManager {
     const k = key(r.pod.metadata?.uid ?? '', r.container, r.probeType);
     this.lastRuns.set(k, { time: new Date(this.deps.clock.now()).toISOString(), result: r.result, output: r.output, latencyMs: Math.round(r.latencyMs) });
     const bus = this.deps.bus;
-    if (!bus) return;
-    const changed = r.previous !== r.result || r.effectiveChanged === true;
-    if (!changed && !(this.everyRun && this.takeRunToken(r))) return;
+    if (!bus && this.runListeners.size === 0) return;
     const m = r.pod.metadata;
-    bus.publish({
-      type: 'probe',
+    const run: ProbeRun = {
+      time: new Date(this.deps.clock.now()).toISOString(),
       pod: { namespace: m?.namespace ?? 'default', name: m?.name ?? '', uid: m?.uid ?? '' },
       container: r.container,
       probeType: r.probeType,
@@ -266,7 +275,11 @@ export class KubeletProbeManager implements ProbeManager {
       ...(r.output !== '' ? { output: r.output } : {}),
       latencyMs: Math.round(r.latencyMs),
       ...(r.effective !== undefined ? { effective: r.effective } : {}),
-    });
+    };
+    for (const l of this.runListeners) l(run);
+    const changed = r.previous !== r.result || r.effectiveChanged === true;
+    if (!bus || (!changed && !(this.everyRun && this.takeRunToken(r)))) return;
+    bus.publish({ type: 'probe', ...run });
   }
 
   private takeRunToken(r: ProbeRunReport): boolean {

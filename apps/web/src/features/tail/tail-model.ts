@@ -20,6 +20,7 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'podStatus':
     case 'podConfig':
     case 'probe':
+    case 'decision':
       return e.pod;
     case 'k8sEvent':
       return e.involvedObject.kind === 'Pod' ? e.involvedObject : undefined;
@@ -58,6 +59,12 @@ export function toTailRow(e: NodeletEvent): TailRow {
       const count = e.count > 1 ? ` (x${e.count})` : '';
       const field = e.involvedObject.fieldPath ? ` [${e.involvedObject.fieldPath}]` : '';
       return { ...base, label: e.reason, summary: `${e.message}${count}${field}`, tone: e.eventType === 'Warning' ? 'bad' : 'info' };
+    }
+    case 'decision': {
+      const failed = (e.steps ?? []).filter((s) => s.error);
+      const steps = (e.steps ?? []).map((s) => `${s.action} ${s.target}${s.error ? ` (${s.error})` : ''}`).join(', ');
+      const label = e.decision === 'sync' ? 'Sync' : e.decision === 'admit' ? 'Admitted' : (e.reason ?? 'Refused');
+      return { ...base, label, summary: e.decision === 'sync' ? steps : (e.message ?? ''), tone: e.decision === 'refuse' || failed.length ? 'warn' : 'info' };
     }
     case 'runtime':
       return { ...base, label: e.ready ? 'RuntimeReady' : 'RuntimeNotReady', summary: e.message, tone: e.ready ? 'ok' : 'bad' };
