@@ -73,6 +73,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     ...(c.runtimeClassHandlers ? { runtimeClassHandlers: c.runtimeClassHandlers } : {}),
     containerLog: containerLogPolicy(c),
     dns: coreDnsConfig(c).dns,
+    ...(c.podCIDR ? { podCIDR: c.podCIDR } : {}),
     shutdownGracePeriodByPodPriority: shutdownGroups(c),
   };
 }

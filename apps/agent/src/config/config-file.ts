@@ -7,6 +7,7 @@ import { APISERVER_FILE_FIELDS } from './apiserver-config.ts';
 import { LOG_FILE_FIELDS } from './log-config.ts';
 import { RECORDER_FILE_FIELDS } from './recorder-config.ts';
 import { DNS_FILE_FIELDS } from './dns-config.ts';
+import { POD_CIDR_FILE_FIELDS } from './pod-cidr-config.ts';
 import { SHUTDOWN_FILE_FIELDS } from './shutdown-config.ts';
 
 /** 'objects': a list of objects, checked field by field where the setting is validated. */
@@ -54,6 +55,7 @@ export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   ...LOG_FILE_FIELDS,
   ...RECORDER_FILE_FIELDS,
   ...DNS_FILE_FIELDS,
+  ...POD_CIDR_FILE_FIELDS,
   ...SHUTDOWN_FILE_FIELDS,
 ];
 

@@ -7,6 +7,7 @@ import { HTTP_DEFAULTS } from './http-config.ts';
 import { LOG_DEFAULTS } from './log-config.ts';
 import { RECORDER_DEFAULTS } from './recorder-config.ts';
 import { DNS_DEFAULTS } from './dns-config.ts';
+import { POD_CIDR_DEFAULTS } from './pod-cidr-config.ts';
 import { SHUTDOWN_DEFAULTS } from './shutdown-config.ts';
 
 export type Defaults = Omit<AgentConfig, 'nodeName'>;
@@ -42,6 +43,7 @@ export function configFileDefaults(): Defaults {
     ...LOG_DEFAULTS,
     ...RECORDER_DEFAULTS,
     ...DNS_DEFAULTS,
+    ...POD_CIDR_DEFAULTS,
     ...SHUTDOWN_DEFAULTS,
   };
 }

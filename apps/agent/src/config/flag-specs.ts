@@ -8,6 +8,7 @@ import { RUNTIME_CLASS_FLAG_SPECS } from './runtime-class-config.ts';
 import { LOG_FLAG_SPECS } from './log-config.ts';
 import { RECORDER_FLAG_SPECS } from './recorder-config.ts';
 import { DNS_FLAG_SPECS } from './dns-config.ts';
+import { POD_CIDR_FLAG_SPECS } from './pod-cidr-config.ts';
 import { SHUTDOWN_FLAG_SPECS } from './shutdown-config.ts';
 
 /** A flag that sets one of the agent's settings. */
@@ -52,6 +53,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   ...LOG_FLAG_SPECS,
   ...RECORDER_FLAG_SPECS,
   ...DNS_FLAG_SPECS,
+  ...POD_CIDR_FLAG_SPECS,
   ...SHUTDOWN_FLAG_SPECS,
   { name: 'v', kind: 'int', key: 'verbosity', help: 'Log verbosity; 4 or more logs debug lines.', defaultText: '0' },
 ];

@@ -5,11 +5,12 @@ import type { HttpAgentConfig } from './http-config.ts';
 import type { LogAgentConfig } from './log-config.ts';
 import type { RecorderAgentConfig } from './recorder-config.ts';
 import type { DnsAgentConfig } from './dns-config.ts';
+import type { PodCidrAgentConfig } from './pod-cidr-config.ts';
 import type { ShutdownAgentConfig } from './shutdown-config.ts';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 
-export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, ShutdownAgentConfig {
+export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig {
   nodeName: string;
   rootDir: string;
   /** staticPodPath / --pod-manifest-path */

@@ -8,6 +8,7 @@ import { validateRuntimeClasses } from './runtime-class-config.ts';
 import { validateLogs } from './log-config.ts';
 import { validateRecorder } from './recorder-config.ts';
 import { validateShutdown } from './shutdown-config.ts';
+import { validatePodCidr } from './pod-cidr-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
 
 export function validateConfig(c: AgentConfig): string | undefined {
@@ -43,6 +44,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => validateLogs(c),
     () => validateRecorder(c),
     () => validateShutdown(c),
+    () => validatePodCidr(c),
   ];
   for (const check of checks) {
     const problem = check();

@@ -68,6 +68,7 @@ export function createCriClient(endpoint: string, opts: CriClientOptions = {}): 
     endpoint,
     version: (req, o) => r<VersionResponse__Output>('Version')({ version: 'v1', ...req }, o),
     status: r('Status'),
+    updateRuntimeConfig: r('UpdateRuntimeConfig'),
     runPodSandbox: r('RunPodSandbox'),
     stopPodSandbox: r('StopPodSandbox'),
     removePodSandbox: r('RemovePodSandbox'),

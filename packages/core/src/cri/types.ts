@@ -49,6 +49,8 @@ import type {
   StartContainerResponse__Output,
   StatusRequest,
   StatusResponse__Output,
+  UpdateRuntimeConfigRequest,
+  UpdateRuntimeConfigResponse__Output,
   StopContainerRequest,
   StopContainerResponse__Output,
   StopPodSandboxRequest,
@@ -98,6 +100,8 @@ export interface CriEventsOptions {
 export interface CriRuntimeMethods {
   version(req?: VersionRequest, o?: CriCallOptions): Promise<VersionResponse__Output>;
   status(req?: StatusRequest, o?: CriCallOptions): Promise<StatusResponse__Output>;
+  /** The kubelet's UpdatePodCIDR: runtimeConfig.networkConfig.podCidr. */
+  updateRuntimeConfig(req: UpdateRuntimeConfigRequest, o?: CriCallOptions): Promise<UpdateRuntimeConfigResponse__Output>;
 
   runPodSandbox(req: RunPodSandboxRequest, o?: CriCallOptions): Promise<RunPodSandboxResponse__Output>;
   stopPodSandbox(req: StopPodSandboxRequest, o?: CriCallOptions): Promise<StopPodSandboxResponse__Output>;

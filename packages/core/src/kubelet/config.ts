@@ -139,6 +139,8 @@ export interface KubeletConfig {
   eviction?: EvictionWiringConfig;
   /** Pod DNS (kuberuntime/pod-dns.ts): clusterDNS, clusterDomain and resolvConf ('' = none); only spec.dnsConfig when absent. */
   dns?: { clusterDNS: string[]; clusterDomain: string; resolvConf: string };
+  /** podCIDR / --pod-cidr: the pod range sent to the runtime (CRI UpdateRuntimeConfig); absent or '': the runtime's own. */
+  podCIDR?: string;
   /** containerLogMaxSize (bytes; negative: no rotation) and containerLogMaxFiles; no log manager when absent. */
   containerLog?: LogRotatePolicy;
   /** Graceful node shutdown groups (shutdownGracePeriod / ...CriticalPods through migrateConfig); none: off. */

@@ -30,6 +30,7 @@ import { ActivePods } from './active-pods.ts';
 import { PodHandlers } from './pod-handlers.ts';
 import { SyncLoop } from './sync-loop.ts';
 import { RuntimeState } from './runtime-state.ts';
+import { PodCidrUpdater } from './pod-cidr.ts';
 import { ReasonCache } from './reason-cache.ts';
 import { containerLogs } from './container-logs.ts';
 import { healthReport } from './health.ts';
@@ -62,6 +63,8 @@ export class Kubelet implements KubeletApi {
   /** Volume manager + configMap / secret / token managers (on a real host: deps.hostFs). */
   readonly volumes: VolumeWiring | undefined;
   readonly runtimeState: RuntimeState;
+  /** podCIDR / --pod-cidr sent to the runtime (UpdateRuntimeConfig). */
+  readonly podCidr: PodCidrUpdater;
   readonly workers: PodWorkers;
   /** The kubelet's active pods (GetActivePods), by the pod workers' word. */
   readonly activePods = new ActivePods({ podManager: this.podManager, podState: () => this.workers, podStatus: (uid) => this.statusManager.getPodStatus(uid) });
@@ -134,6 +137,7 @@ export class Kubelet implements KubeletApi {
       probeResults: { liveness: this.probes.manager.liveness, startup: this.probes.manager.startup },
       ...(this.api ? { runtimeClasses: this.api.runtimeClasses } : {}),
     });
+    this.podCidr = new PodCidrUpdater({ cri, logger: logger.child('kubelet'), bus: this.events });
     this.runtimeState = new RuntimeState(
       { cri, clock, logger: logger.child('runtime-state'), bus: this.events },
       { periodMs: config.runtimeStatusPeriodMs ?? 5_000 },
@@ -211,6 +215,7 @@ export class Kubelet implements KubeletApi {
     this.recorder.event({ kind: 'Node', name: this.config.nodeName }, 'Normal', 'Starting', 'Starting kubelet.');
     await this.stats?.start().catch((err: unknown) => this.deps.logger.error('stats failed to start', { err: String(err) }));
     await this.devices?.start().catch((err: unknown) => this.deps.logger.error('device manager failed to start', { err: String(err) }));
+    await this.podCidr.start(this.config.podCIDR ?? '');
     this.runtimeState.start();
     this.statusManager.start();
     this.probes.manager.start();
@@ -241,6 +246,7 @@ export class Kubelet implements KubeletApi {
     this.pleg.stop();
     await this.volumes?.stop();
     this.runtimeState.stop();
+    this.podCidr.stop();
     this.probes.manager.stop();
     this.statusManager.stop();
     this.stats?.stop();

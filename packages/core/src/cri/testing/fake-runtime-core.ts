@@ -30,6 +30,8 @@ export class FakeRuntimeCore extends FakeRecorder {
   readonly endpoint = 'fake:///runtime';
   readonly sandboxes = new Map<string, FakeSandbox>();
   readonly containers = new Map<string, FakeContainer>();
+  /** The pod CIDR of the last UpdateRuntimeConfig ('' before any). */
+  podCidr = '';
   conditions: T.RuntimeCondition__Output[] = [
     { type: 'RuntimeReady', status: true, reason: '', message: '' },
     { type: 'NetworkReady', status: true, reason: '', message: '' },
@@ -109,6 +111,13 @@ export class FakeRuntimeCore extends FakeRecorder {
   async status(req: T.StatusRequest = {}, o?: CriCallOptions): Promise<T.StatusResponse__Output> {
     await this.begin('status', req, o, this.closed);
     return { status: { conditions: this.conditions.map((c) => ({ ...c })) }, info: {}, runtimeHandlers: [], features: null };
+  }
+
+  /** Records the pod CIDR (callsOf('updateRuntimeConfig')); podCidr holds the latest. */
+  async updateRuntimeConfig(req: T.UpdateRuntimeConfigRequest, o?: CriCallOptions): Promise<T.UpdateRuntimeConfigResponse__Output> {
+    await this.begin('updateRuntimeConfig', req, o, this.closed);
+    this.podCidr = req.runtimeConfig?.networkConfig?.podCidr ?? '';
+    return {};
   }
 
   getContainerEvents(o: CriEventsOptions = {}): AsyncIterable<T.ContainerEventResponse__Output> {
