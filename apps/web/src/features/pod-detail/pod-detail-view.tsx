@@ -9,6 +9,7 @@ import { TailTable } from '../tail/tail-table.tsx';
 import { useEventTail } from '../tail/use-event-tail.ts';
 import { ConditionsTable } from './conditions-table.tsx';
 import { ContainerCard } from './container-card.tsx';
+import { ContainerLogsLink } from '../logs/container-logs-link.tsx';
 import { K8sEventsTable } from './k8s-events-table.tsx';
 import { usePodDetail } from './use-pod-detail.ts';
 import { containerProbes } from '../probes/probe-model.ts';
@@ -92,7 +93,7 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
       {init.length > 0 ? (
         <Panel title="Init containers">
           <div className="cards">
-            {init.map((c) => <ContainerCard key={c.name} status={c} init now={now} />)}
+            {init.map((c) => <ContainerCard key={c.name} status={c} init now={now}><ContainerLogsLink namespace={namespace} pod={name} status={c} /></ContainerCard>)}
           </div>
         </Panel>
       ) : null}
@@ -101,6 +102,7 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
         <div className="cards">
           {app.map((c) => (
             <ContainerCard key={c.name} status={c} init={false} now={now}>
+              <ContainerLogsLink namespace={namespace} pod={name} status={c} />
               <ProbePanel probes={containerProbes(probes.workers, c.name)} timelines={probes.timelines} now={now} />
             </ContainerCard>
           ))}
