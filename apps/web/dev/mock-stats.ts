@@ -114,8 +114,8 @@ export function createMockStats(now: () => number = Date.now): MockStats {
     processes: (key = '/') => list
       .filter((c) => c.kind === 'container' && (key === '/' || c.key === key || c.key.startsWith(`${key}/`)))
       .flatMap((c, i) => [
-        { pid: 1000 + i * 10, ppid: 900, user: '0', cmd: `/bin/sh -c run-${c.labels.container}`, cgroup: c.key, threads: 1, rssBytes: 2 * MiB, virtualBytes: 4 * MiB },
-        { pid: 1001 + i * 10, ppid: 1000 + i * 10, user: '0', cmd: `${c.labels.container} --serve`, cgroup: c.key, threads: 4, rssBytes: (20 + i) * MiB, virtualBytes: 120 * MiB },
+        { pid: 1000 + i * 10, ppid: 900, uid: 0, user: 'root', cmd: `/bin/sh -c run-${c.labels.container}`, cgroup: c.key, threads: 1, rssBytes: 2 * MiB, virtualBytes: 4 * MiB, cpuNanoseconds: (now() - t0) * 1e4, kernelThread: false },
+        { pid: 1001 + i * 10, ppid: 1000 + i * 10, uid: 65534, user: 'nobody', cmd: `${c.labels.container} --serve`, cgroup: c.key, threads: 4, rssBytes: (20 + i) * MiB, virtualBytes: 120 * MiB, cpuNanoseconds: (now() - t0) * 1e5 * (i + 1), kernelThread: false },
       ]),
     podStats: (ns, name) => {
       const p = PODS.find((x) => x.ns === ns && x.name === name);

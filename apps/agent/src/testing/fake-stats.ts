@@ -59,7 +59,7 @@ export class FakeStats implements StatsApi {
     for (const l of this.listeners.get(key) ?? []) l(key, s);
   }
   processes(): Promise<ProcessInfo[]> {
-    return Promise.resolve([{ pid: 7, ppid: 1, user: '0', cmd: 'sleep 1', cgroup: '/kubepods/podu/c1', threads: 1, rssBytes: 4096, virtualBytes: 8192 }]);
+    return Promise.resolve([{ pid: 7, ppid: 1, uid: 0, user: 'root', cmd: 'sleep 1', cgroup: '/kubepods/podu/c1', threads: 1, rssBytes: 4096, virtualBytes: 8192, cpuNanoseconds: 0, kernelThread: false }]);
   }
   cgroups(): CgroupStatus {
     return { driver: 'v1', qosTree: true };

@@ -12,6 +12,11 @@ const state = (conditions: PressureState['conditions']): PressureState => ({
   pressureTransitionPeriodMs: 300_000,
 });
 
+const INVENTORY_ITEM = {
+  id: 'sha256:1', tags: ['busybox:latest'], digests: [], sizeBytes: 42, pinned: false, inUse: true, pods: ['default/web'],
+  firstDetected: 't', lastUsed: 't', nextGc: { remove: false, why: 'in use by a container' }, manualGc: { remove: false, why: 'in use by a container' },
+};
+
 class GcKubelet extends FakeKubelet {
   readonly gcCalls: string[] = [];
   watchers = new Set<(s: PressureState) => void>();
@@ -37,6 +42,8 @@ class GcKubelet extends FakeKubelet {
       image: { highThresholdPercent: 85, lowThresholdPercent: 80, minAgeMs: 120_000, maxAgeMs: 0, periodMs: 300_000 },
       container: { minAgeMs: 0, maxPerPodContainer: 1, maxContainers: -1, periodMs: 60_000 },
     }),
+    imageInventory: async () => ({ time: 't', running: true, images: [INVENTORY_ITEM] }),
+    running: () => ({ images: true, containers: false }),
   };
 }
 
@@ -78,6 +85,12 @@ describe('eviction and gc routers', () => {
     assert.deepEqual((await c.gc.containers.mutate()).removed, []);
     assert.equal((await c.gc.policies.query())?.image.highThresholdPercent, 85);
     assert.deepEqual(kubelet.gcCalls, ['images', 'containers']);
+  });
+
+  it('images.list serves the GC manager\'s inventory and images.gcRunning which GCs run', async () => {
+    const c = client(ts.consoleTls);
+    assert.deepEqual((await c.images.list.query())?.images, [INVENTORY_ITEM]);
+    assert.deepEqual(await c.images.gcRunning.query(), { images: true, containers: false });
   });
 
   it('anonymous callers (anonymous auth on) may read but not trigger GC', async () => {

@@ -2,6 +2,7 @@
 import { eventsRouter } from './events-router.ts';
 import { evictionRouter } from './eviction-router.ts';
 import { gcRouter } from './gc-router.ts';
+import { imagesRouter } from './images-router.ts';
 import { lifecycleRouter } from './lifecycle-router.ts';
 import { nodeRouter } from './node-router.ts';
 import { podsRouter } from './pods-router.ts';
@@ -19,6 +20,7 @@ export const appRouter = router({
   stats: statsRouter,
   eviction: evictionRouter,
   gc: gcRouter,
+  images: imagesRouter,
   recorder: recorderRouter,
 });
 

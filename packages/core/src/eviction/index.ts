@@ -6,6 +6,8 @@ export type {
   GcApi,
   GcPolicies,
   GcResult,
+  ImageInventory,
+  ImageInventoryItem,
   PressureCondition,
   PressureSample,
   PressureState,

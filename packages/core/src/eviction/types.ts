@@ -3,6 +3,9 @@
  * conditions, and the state the agent streams to the console.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import type { ImageInventory } from '../images/image-gc.ts';
+
+export type { ImageInventory, ImageInventoryItem } from '../images/image-gc.ts';
 
 export type Signal =
   | 'memory.available'
@@ -130,4 +133,8 @@ export interface GcApi {
   containers(): Promise<GcResult>;
   last(): { images?: GcResult; containers?: GcResult };
   policies(): GcPolicies;
+  /** Every image on the node with what the next image GC would do with it (the image GC manager's own passes). */
+  imageInventory(): Promise<ImageInventory>;
+  /** Which GCs run now (the console disables its buttons meanwhile). */
+  running(): { images: boolean; containers: boolean };
 }

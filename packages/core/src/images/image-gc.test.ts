@@ -20,7 +20,8 @@ async function setup(policy: Partial<ImageGcPolicy> = {}) {
   );
   const useImage = async (image: string) => {
     const sb = await cri.runPodSandbox({ config: { metadata: { name: `p-${image}`, uid: `u-${image}`, namespace: 'default' } } });
-    await cri.createContainer({ podSandboxId: sb.podSandboxId, config: { metadata: { name: 'c' }, image: { image } } });
+    const labels = { 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.pod.name': `p-${image}` };
+    await cri.createContainer({ podSandboxId: sb.podSandboxId, config: { metadata: { name: 'c' }, image: { image }, labels } });
   };
   return { clock, cri, fs, counted, events, gc, useImage };
 }
@@ -132,4 +133,43 @@ test('the runtime\'s sandbox image (CRI Status verbose info, not pinned by conta
     const r = await w.gc.deleteUnusedImages();
     assert.deepEqual(r.removed, c.want, c.name);
   }
+});
+
+test('inventory: what the next periodic GC and a manual GC would remove is what they then remove', async () => {
+  for (const available of [20 * MB, 15 * MB, 10 * MB]) {
+    const w = await setup();
+    for (const name of ['lru-c', 'lru-b', 'lru-a']) {
+      w.cri.addImage(name, 6 * MB);
+      await w.gc.deleteUnusedImages('detect');
+      await w.clock.step(1_000);
+    }
+    w.cri.addImage('used', 6 * MB);
+    await w.useImage('used');
+    await w.clock.step(200_000);
+    w.cri.addImage('young', 6 * MB);
+    w.fs.availableBytes = available;
+    const inv = await w.gc.inventory();
+    const tag = (i: { tags: string[] }) => i.tags[0] ?? '';
+    const next = inv.images.filter((i) => i.nextGc.remove).map(tag).sort();
+    const manual = inv.images.filter((i) => i.manualGc.remove).map(tag).sort();
+    assert.equal(inv.running, false);
+    assert.equal(w.cri.calls.filter((c) => c.method === 'removeImage').length, 0, 'the inventory removes nothing');
+    const used = inv.images.find((i) => tag(i) === 'used:latest')!;
+    assert.deepEqual(used.pods, ['default/p-used']);
+    assert.equal(used.nextGc.why, 'in use by a container');
+    assert.match(inv.images.find((i) => tag(i) === 'young:latest')!.manualGc.why, /younger than imageMinimumGCAge/);
+    assert.equal(inv.images.find((i) => tag(i) === 'nodelet.local/host:latest')!.pinned, true);
+    assert.deepEqual(next, (await w.gc.garbageCollect()).removed.sort(), `periodic at ${available / MB} MB available`);
+    assert.deepEqual(manual.filter((t) => !next.includes(t)), (await w.gc.deleteUnusedImages()).removed.sort(), 'manual');
+  }
+});
+
+test('running() is true while an image GC runs', async () => {
+  const w = await setup({ minAgeMs: 0 });
+  w.cri.addImage('x', MB);
+  const run = w.gc.deleteUnusedImages();
+  assert.equal(w.gc.running(), true);
+  assert.equal((await w.gc.inventory()).running, true);
+  await run;
+  assert.equal(w.gc.running(), false);
 });

@@ -12,18 +12,11 @@ import { isNotFound } from '../cri/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { refSpellings, sandboxImageOf } from './sandbox-image.ts';
+import { bytesToFree, keepReason, pastMaxAge, spaceCandidates, type ImageGcPolicy, type ImageRecord } from './image-gc-policy.ts';
+
+export { DEFAULT_IMAGE_GC_POLICY, type ImageGcPolicy } from './image-gc-policy.ts';
 
 export const HOST_IMAGE_REFS = ['nodelet.local/host:latest', 'nodelet.local/host'];
-
-export interface ImageGcPolicy {
-  highThresholdPercent: number;
-  lowThresholdPercent: number;
-  minAgeMs: number;
-  /** 0 = disabled. */
-  maxAgeMs: number;
-}
-
-export const DEFAULT_IMAGE_GC_POLICY: ImageGcPolicy = { highThresholdPercent: 85, lowThresholdPercent: 80, minAgeMs: 120_000, maxAgeMs: 0 };
 
 export interface GcRunResult {
   /** Image references (first tag, else id) or container names removed. */
@@ -47,15 +40,32 @@ export interface ImageGcDeps {
   event?(type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
-interface ImageRecord {
+/** One image as the GC sees it, and what the next GCs would do with it (the console's images page). */
+export interface ImageInventoryItem {
   id: string;
-  ref: string;
-  size: number;
+  tags: string[];
+  digests: string[];
+  sizeBytes: number;
   pinned: boolean;
-  firstDetected: number;
-  lastUsed: number;
   inUse: boolean;
+  pods: string[];
+  firstDetected: string;
+  lastUsed: string;
+  /** The next periodic GC (max age, then the thresholds) with the image filesystem as it is now. */
+  nextGc: { remove: boolean; reason?: 'age' | 'space'; why: string };
+  /** A manual GC (gc.images: every unused image past imageMinimumGCAge). */
+  manualGc: { remove: boolean; why: string };
 }
+
+export interface ImageInventory {
+  time: string;
+  /** An image GC is running now. */
+  running: boolean;
+  imageFs?: { capacityBytes: number; availableBytes: number; usagePercent?: number };
+  images: ImageInventoryItem[];
+}
+
+type Remover = (records: Map<string, ImageRecord>, r: ImageRecord, reason: 'age' | 'space', out: GcRunResult) => Promise<void>;
 
 export class ImageGcManager {
   private records = new Map<string, ImageRecord>();
@@ -73,25 +83,17 @@ export class ImageGcManager {
     return this.last;
   }
 
+  /** An image GC is running (manual, periodic or for eviction). */
+  running(): boolean {
+    return this.inFlight !== undefined;
+  }
+
   /** Periodic GC: max age, then the high/low thresholds. */
   garbageCollect(trigger = 'periodic'): Promise<GcRunResult> {
     return this.serialize(trigger, async (out) => {
       const now = this.deps.clock.now();
       await this.detect(now);
-      if (this.policy.maxAgeMs > 0) {
-        const old = this.unused().filter((r) => now - r.lastUsed > this.policy.maxAgeMs);
-        for (const r of old) await this.remove(r, 'age', out);
-      }
-      const fs = await this.deps.imageFs();
-      if (!fs || fs.capacityBytes <= 0) return;
-      const usagePercent = 100 - Math.floor((fs.availableBytes * 100) / fs.capacityBytes);
-      if (usagePercent < this.policy.highThresholdPercent) return;
-      const toFree = Math.floor((fs.capacityBytes * (100 - this.policy.lowThresholdPercent)) / 100) - fs.availableBytes;
-      this.deps.logger.info('image GC: disk usage above the high threshold', { usagePercent, high: this.policy.highThresholdPercent, toFree });
-      await this.freeSpace(toFree, now, out);
-      if (out.freedBytes < toFree) {
-        this.deps.event?.('Warning', 'ImageGCFailed', `Failed to garbage collect required amount of images. Attempted to free ${toFree} bytes, but only found ${out.freedBytes} bytes eligible to free.`);
-      }
+      await this.periodicPass(this.records, now, out, this.remove, false);
     });
   }
 
@@ -100,8 +102,54 @@ export class ImageGcManager {
     return this.serialize(trigger, async (out) => {
       const now = this.deps.clock.now();
       await this.detect(now);
-      await this.freeSpace(Number.MAX_SAFE_INTEGER, now, out);
+      await this.freeSpace(this.records, Number.MAX_SAFE_INTEGER, now, out, this.remove);
     });
+  }
+
+  /**
+   * Every image with what the next periodic GC and a manual GC would remove: the same passes as a GC, run over a
+   * copy of the detected images with a remover that only notes its choice.
+   */
+  async inventory(): Promise<ImageInventory> {
+    const now = this.deps.clock.now();
+    const records = await this.scan(now);
+    if (!this.inFlight) this.records = records;
+    const dry = (chosen: Map<string, 'age' | 'space'>): Remover => async (recs, r, reason, out) => {
+      recs.delete(r.id);
+      chosen.set(r.id, reason);
+      out.freedBytes += r.size;
+    };
+    const blank = (): GcRunResult => ({ removed: [], freedBytes: 0, errors: [], trigger: 'preview', time: '' });
+    const periodic = new Map<string, 'age' | 'space'>();
+    const fs = await this.periodicPass(new Map(records), now, blank(), dry(periodic), true);
+    const manual = new Map<string, 'age' | 'space'>();
+    await this.freeSpace(new Map(records), Number.MAX_SAFE_INTEGER, now, blank(), dry(manual));
+    const images = [...records.values()].map((r): ImageInventoryItem => {
+      const reason = periodic.get(r.id);
+      const keep = keepReason(r, this.policy, now);
+      return {
+        id: r.id, tags: r.tags, digests: r.digests, sizeBytes: r.size, pinned: r.pinned, inUse: r.inUse, pods: r.pods,
+        firstDetected: new Date(r.firstDetected).toISOString(), lastUsed: new Date(r.lastUsed).toISOString(),
+        nextGc: reason ? { remove: true, reason, why: reason === 'age' ? 'unused for longer than imageMaximumGCAge' : 'least recently used while the image filesystem is above the high threshold' } : { remove: false, why: keep },
+        manualGc: manual.has(r.id) ? { remove: true, why: 'unused and older than imageMinimumGCAge' } : { remove: false, why: keep },
+      };
+    });
+    return { time: new Date(now).toISOString(), running: this.running(), ...(fs ? { imageFs: fs } : {}), images };
+  }
+
+  /** Max age, then the thresholds; returns the image filesystem it judged. dryRun: no log line, no event. */
+  private async periodicPass(records: Map<string, ImageRecord>, now: number, out: GcRunResult, remove: Remover, dryRun: boolean) {
+    for (const r of pastMaxAge(records.values(), this.policy, now)) await remove(records, r, 'age', out);
+    const fs = await this.deps.imageFs();
+    const need = bytesToFree(fs, this.policy);
+    const judged = fs ? { ...fs, ...(need.usagePercent !== undefined ? { usagePercent: need.usagePercent } : {}) } : undefined;
+    if (need.bytes <= 0) return judged;
+    if (!dryRun) this.deps.logger.info('image GC: disk usage above the high threshold', { usagePercent: need.usagePercent, high: this.policy.highThresholdPercent, toFree: need.bytes });
+    await this.freeSpace(records, need.bytes, now, out, remove);
+    if (!dryRun && out.freedBytes < need.bytes) {
+      this.deps.event?.('Warning', 'ImageGCFailed', `Failed to garbage collect required amount of images. Attempted to free ${need.bytes} bytes, but only found ${out.freedBytes} bytes eligible to free.`);
+    }
+    return judged;
   }
 
   private serialize(trigger: string, run: (out: GcRunResult) => Promise<void>): Promise<GcRunResult> {
@@ -119,28 +167,38 @@ export class ImageGcManager {
   }
 
   private async detect(now: number): Promise<void> {
+    this.records = await this.scan(now);
+  }
+
+  /** The images the runtime has now, with first-detected / last-used carried over from the last scan. */
+  private async scan(now: number): Promise<Map<string, ImageRecord>> {
     const [images, containers, sandbox] = await Promise.all([this.deps.cri.listImages({}), this.deps.cri.listContainers({}), this.sandboxImage()]);
-    const used = new Set<string>();
+    const used = new Map<string, Set<string>>();
     for (const c of containers.containers) {
-      for (const k of [c.imageRef, c.imageId, c.image?.image]) if (k) used.add(k);
+      const pod = `${c.labels?.['io.kubernetes.pod.namespace'] ?? ''}/${c.labels?.['io.kubernetes.pod.name'] ?? ''}`;
+      for (const k of [c.imageRef, c.imageId, c.image?.image]) if (k) used.set(k, (used.get(k) ?? new Set()).add(pod));
     }
     const next = new Map<string, ImageRecord>();
     for (const img of images.images) {
       const keys = [img.id, ...img.repoTags, ...img.repoDigests];
+      const pods = new Set(keys.flatMap((k) => [...(used.get(k) ?? []), ...(used.get(k.replace(/:latest$/, '')) ?? [])]));
       const inUse = keys.some((k) => used.has(k) || used.has(k.replace(/:latest$/, '')));
       const prev = this.records.get(img.id);
       const pinned = img.pinned || keys.some((k) => HOST_IMAGE_REFS.includes(k) || sandbox.includes(k));
       next.set(img.id, {
         id: img.id,
         ref: img.repoTags[0] ?? img.repoDigests[0] ?? img.id,
+        tags: img.repoTags,
+        digests: img.repoDigests,
         size: Number(img.size),
         pinned,
         firstDetected: prev?.firstDetected ?? now,
         lastUsed: inUse ? now : (prev?.lastUsed ?? now),
         inUse,
+        pods: [...pods].filter((p) => p !== '/').sort(),
       });
     }
-    this.records = next;
+    return next;
   }
 
   /** The runtime's sandbox image (asked once; again after a failed call). */
@@ -157,23 +215,16 @@ export class ImageGcManager {
     return this.sandbox;
   }
 
-  private unused(): ImageRecord[] {
-    return [...this.records.values()].filter((r) => !r.inUse && !r.pinned);
-  }
-
-  /** LRU: last used, then first detected; only images detected at least minAge ago. */
-  private async freeSpace(bytes: number, now: number, out: GcRunResult): Promise<void> {
-    const candidates = this.unused()
-      .filter((r) => now - r.firstDetected >= this.policy.minAgeMs)
-      .sort((a, b) => a.lastUsed - b.lastUsed || a.firstDetected - b.firstDetected);
-    for (const r of candidates) {
+  /** LRU removal of candidates past imageMinimumGCAge until `bytes` are freed (failures move on to the next). */
+  private async freeSpace(records: Map<string, ImageRecord>, bytes: number, now: number, out: GcRunResult, remove: Remover): Promise<void> {
+    for (const r of spaceCandidates(records.values(), this.policy, now)) {
       if (out.freedBytes >= bytes) break;
-      await this.remove(r, 'space', out);
+      await remove(records, r, 'space', out);
     }
   }
 
-  private async remove(r: ImageRecord, reason: 'age' | 'space', out: GcRunResult): Promise<void> {
-    if (!this.records.has(r.id)) return;
+  private readonly remove: Remover = async (records, r, reason, out) => {
+    if (!records.has(r.id)) return;
     try {
       await this.deps.cri.removeImage({ image: { image: r.id } });
     } catch (err) {
@@ -183,10 +234,10 @@ export class ImageGcManager {
         return;
       }
     }
-    this.records.delete(r.id);
+    records.delete(r.id);
     out.removed.push(r.ref);
     out.freedBytes += r.size;
     this.deps.countRemoved?.(reason);
     this.deps.logger.info('image GC: removed image', { image: r.ref, reason, size: r.size });
-  }
+  };
 }

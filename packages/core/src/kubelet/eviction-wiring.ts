@@ -16,7 +16,7 @@ import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { EvictionManager, type EvictionKillRequest } from '../eviction/manager.ts';
 import { DEFAULT_PRESSURE_TRANSITION_PERIOD_MS, parseThresholdConfig, type EvictionSettings } from '../eviction/thresholds.ts';
-import type { EvictionApi, GcApi, GcPolicies, GcResult, PressureCondition, PressureSample, PressureState, Threshold } from '../eviction/types.ts';
+import type { EvictionApi, GcApi, GcPolicies, GcResult, ImageInventory, PressureCondition, PressureSample, PressureState, Threshold } from '../eviction/types.ts';
 import { DEFAULT_IMAGE_GC_POLICY, ImageGcManager, type ImageGcPolicy } from '../images/image-gc.ts';
 import { ContainerGc, DEFAULT_CONTAINER_GC_POLICY, type ContainerGcPolicy, type GcFs } from '../kuberuntime/container-gc.ts';
 import type { PodStatusFunc, PodWorkers } from './pod-workers.ts';
@@ -180,6 +180,14 @@ export class EvictionWiring implements EvictionApi, GcApi {
     const i = this.imageGc.policy;
     const c = this.containerGc.policy;
     return { image: { ...i, periodMs: this.periods.image }, container: { ...c, periodMs: this.periods.container } };
+  }
+
+  imageInventory(): Promise<ImageInventory> {
+    return this.imageGc.inventory();
+  }
+
+  running(): { images: boolean; containers: boolean } {
+    return { images: this.imageGc.running(), containers: this.containerGc.running() };
   }
 
   // ---- internals ---------------------------------------------------------------------------------------

@@ -31,20 +31,57 @@ function statusFields(text: string): Record<string, string> {
 
 const kb = (v: string | undefined) => (v ? Number(v.split(/\s+/)[0]) * 1024 || 0 : 0);
 
-async function readProcess(fs: HostFs, layout: CgroupLayout, pid: number): Promise<ProcessInfo | undefined> {
-  const [status, cmdline, cg] = await Promise.all([readOptional(fs, `/proc/${pid}/status`), readOptional(fs, `/proc/${pid}/cmdline`), ownCgroup(fs, layout, pid)]);
+/** USER_HZ: /proc/<pid>/stat times are in clock ticks of 1/100 s on every Linux ABI. */
+const NS_PER_TICK = 1e9 / 100;
+/** PF_KTHREAD in /proc/<pid>/stat flags (include/linux/sched.h): a kernel thread. */
+const PF_KTHREAD = 0x00200000;
+
+/** /etc/passwd → uid → user name (the first entry of a uid wins, as getpwuid). */
+export function parsePasswd(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const [name, , uid] = line.split(':');
+    const n = Number(uid);
+    if (name && uid !== undefined && uid !== '' && Number.isInteger(n) && !out.has(n)) out.set(n, name);
+  }
+  return out;
+}
+
+/** /proc/<pid>/stat: user + system CPU time (ns) and whether it is a kernel thread; the comm may hold spaces and ')'. */
+export function parseProcStat(text: string): { cpuNanoseconds: number; kernelThread: boolean } | undefined {
+  const f = text.slice(text.lastIndexOf(')') + 2).trim().split(/\s+/);
+  const flags = Number(f[6]);
+  const utime = Number(f[11]);
+  const stime = Number(f[12]);
+  if (![flags, utime, stime].every(Number.isFinite)) return undefined;
+  return { cpuNanoseconds: (utime + stime) * NS_PER_TICK, kernelThread: (flags & PF_KTHREAD) !== 0 };
+}
+
+async function readProcess(fs: HostFs, layout: CgroupLayout, pid: number, users: Map<number, string>): Promise<ProcessInfo | undefined> {
+  const [status, cmdline, stat, cg] = await Promise.all([
+    readOptional(fs, `/proc/${pid}/status`),
+    readOptional(fs, `/proc/${pid}/cmdline`),
+    readOptional(fs, `/proc/${pid}/stat`),
+    ownCgroup(fs, layout, pid),
+  ]);
   if (status === undefined) return undefined;
   const f = statusFields(status);
   const cmd = (cmdline ?? '').split('\0').filter(Boolean).join(' ') || `[${f['Name'] ?? ''}]`;
+  const uid = (f['Uid'] ?? '').split(/\s+/)[0] ?? '';
+  const st = stat === undefined ? undefined : parseProcStat(stat);
   return {
     pid,
     ppid: Number(f['PPid'] ?? 0),
-    user: (f['Uid'] ?? '').split(/\s+/)[0] ?? '',
+    uid: Number(uid),
+    user: users.get(Number(uid)) ?? uid,
     cmd,
     cgroup: cg ?? '/',
     threads: Number(f['Threads'] ?? 0),
     rssBytes: kb(f['VmRSS']),
     virtualBytes: kb(f['VmSize']),
+    cpuNanoseconds: st?.cpuNanoseconds ?? 0,
+    kernelThread: st?.kernelThread ?? (pid === 2 || Number(f['PPid']) === 2),
   };
 }
 
@@ -57,7 +94,9 @@ export async function listProcesses(fs: HostFs, layout: CgroupLayout, key: strin
     return [];
   }
   const pids = entries.map((e) => Number(e.name)).filter((n) => Number.isInteger(n) && n > 0);
-  const all = await Promise.all(pids.map((p) => readProcess(fs, layout, p)));
+  // User names from the node's /etc/passwd (numeric uid when it has none, e.g. a uid only a container image knows).
+  const users = parsePasswd((await readOptional(fs, '/etc/passwd')) ?? '');
+  const all = await Promise.all(pids.map((p) => readProcess(fs, layout, p, users)));
   const under = (cg: string) => key === '/' || cg === key || cg.startsWith(`${key}/`);
   return all.filter((p): p is ProcessInfo => p !== undefined && under(p.cgroup)).sort((a, b) => a.pid - b.pid);
 }

@@ -23,6 +23,8 @@ export interface StatsContainer {
 export interface ProcessInfo {
   pid: number;
   ppid: number;
+  uid: number;
+  /** The uid's name in the node's /etc/passwd, else the uid as text. */
   user: string;
   cmd: string;
   /** Logical cgroup (memory controller on v1). */
@@ -30,6 +32,10 @@ export interface ProcessInfo {
   threads: number;
   rssBytes: number;
   virtualBytes: number;
+  /** Cumulative user + system CPU time (/proc/<pid>/stat utime + stime); %CPU comes from two samples. */
+  cpuNanoseconds: number;
+  /** A kernel thread (PF_KTHREAD): no user space, hidden by default in the console. */
+  kernelThread: boolean;
   startTimeMs?: number;
 }
 

@@ -86,6 +86,11 @@ export class ContainerGc {
     return this.last;
   }
 
+  /** A container GC is running. */
+  running(): boolean {
+    return this.inFlight.size > 0;
+  }
+
   /** The periodic collection (the kubelet's GarbageCollect: evictNonDeletedPods false). */
   garbageCollect(trigger = 'periodic'): Promise<GcRunResult> {
     return this.request(trigger, false);

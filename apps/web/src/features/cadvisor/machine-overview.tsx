@@ -10,7 +10,7 @@ import { useSampleSeries } from './use-stats.ts';
 function NodePerCore() {
   const series = useSampleSeries('/');
   const now = useNow(2_000);
-  return <PerCoreChart samples={series.samples} now={now} testId="machine-per-core" title="Node CPU per core (cores)" />;
+  return <PerCoreChart samples={series.samples} now={now} testId="machine-per-core" title="Node CPU per core" />;
 }
 
 /** The machine (cAdvisor's /api/v1.3/machine) with the node's capacity and allocatable, and its CPU per core. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContainerSample } from '../../lib/api-types.ts';
-import { counterRate, cpuSeries, gaugeArc, gaugeText, gaugeTone, linePath, memorySeries, mergeSamples, networkSeries, niceScale, perCoreSeries, usageFraction } from './stats-math.ts';
+import { counterRate, cpuSeries, gaugeArc, gaugeText, gaugeTone, linePath, memorySeries, mergeSamples, networkSeries, perCoreSeries, usageFraction } from './stats-math.ts';
 
 const cpu = (usage: number, user = 0, system = 0) => ({
   usageNanoseconds: usage, userNanoseconds: user, systemNanoseconds: system, periods: 0, throttledPeriods: 0, throttledNanoseconds: 0,
@@ -44,27 +44,6 @@ test('networkSeries sums interfaces except lo', () => {
     { time: 1000, network: [iface('lo', 9999, 9999), iface('eth0', 1100, 60), iface('eth1', 500, 0)] },
   ];
   assert.deepEqual(networkSeries(samples), { rx: [{ t: 1000, v: 1500 }], tx: [{ t: 1000, v: 50 }] });
-});
-
-test('niceScale', () => {
-  const cases: Array<[number, number, number, number]> = [
-    [0, 1, 0.25, 5],
-    [NaN, 1, 0.25, 5],
-    [1, 1, 0.25, 5],
-    [0.9, 1, 0.25, 5],
-    [2.1, 3, 1, 4],
-    [3.2, 4, 1, 5],
-    [7, 8, 2, 5],
-    [101, 150, 50, 4],
-    [1.5e9, 1.5e9, 5e8, 4],
-    [0.013, 0.015, 0.005, 4],
-  ];
-  for (const [max, top, step, n] of cases) {
-    const s = niceScale(max);
-    assert.deepEqual([s.max, s.step, s.ticks.length], [top, step, n], String(max));
-    assert.equal(s.ticks[s.ticks.length - 1], s.max);
-    assert.ok(s.max >= (Number.isFinite(max) ? max : 0));
-  }
 });
 
 test('linePath maps time and value into the box, clamping and dropping outside points', () => {

@@ -4,11 +4,9 @@
  */
 import type { ContainerSample } from '../../lib/api-types.ts';
 import type { Tone } from '../pods/pod-summary.ts';
+import type { Point } from '../charts/chart-scale.ts';
 
-export interface Point {
-  t: number;
-  v: number;
-}
+export type { Point };
 
 /** Merge by time (later copies of a time lose), oldest first, keep the newest `max`. */
 export function mergeSamples(existing: readonly ContainerSample[], incoming: readonly ContainerSample[], max = 240): ContainerSample[] {
@@ -87,17 +85,6 @@ export function networkSeries(samples: readonly ContainerSample[]): { rx: Point[
     return s.network.filter((i) => i.name !== 'lo').reduce((acc, i) => acc + i[f], 0);
   };
   return { rx: counterRate(samples, (s) => sum(s, 'rxBytes')), tx: counterRate(samples, (s) => sum(s, 'txBytes')) };
-}
-
-/** A "nice" axis for values up to `max`: a 1/2/2.5/5 × 10^n step near max/ticks, the top the first step at or above max. */
-export function niceScale(max: number, ticks = 4): { max: number; step: number; ticks: number[] } {
-  if (!Number.isFinite(max) || max <= 0) return { max: 1, step: 1 / ticks, ticks: Array.from({ length: ticks + 1 }, (_, i) => i / ticks) };
-  const rough = max / ticks;
-  const mag = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= rough - 1e-12) ?? 10 * mag;
-  const n = Math.max(1, Math.ceil(max / step - 1e-9));
-  const top = Number((n * step).toPrecision(12));
-  return { max: top, step, ticks: Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12))) };
 }
 
 export interface ChartBox {

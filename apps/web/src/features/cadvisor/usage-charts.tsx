@@ -1,13 +1,10 @@
 'use client';
 import { useMemo } from 'react';
 import type { ContainerSample } from '../../lib/api-types.ts';
-import { formatBytes, formatCores } from '../../lib/format.ts';
 import { useNow } from '../../lib/use-now.ts';
-import { LineChart } from './line-chart.tsx';
+import { TimeChart } from '../charts/time-chart.tsx';
 import { PerCoreChart } from './per-core-chart.tsx';
 import { cpuSeries, memorySeries, networkSeries, type Point } from './stats-math.ts';
-
-const rate = (v: number) => `${formatBytes(v)}/s`;
 
 /**
  * CPU (total, user, system; per core unless `perCore` is false — the node page has it in the machine
@@ -21,21 +18,21 @@ export function UsageCharts({ samples, fsPoints, fsLabel, hasFs, perCore = true 
   const last = samples[samples.length - 1];
   return (
     <div className="charts">
-      <LineChart title="CPU (cores)" testId="chart-cpu" now={now} format={formatCores} series={[
+      <TimeChart title="CPU" testId="chart-cpu" now={now} unit="cores" series={[
         { name: 'total', color: 0, points: cpu.total },
         { name: 'user', color: 1, points: cpu.user },
         { name: 'system', color: 2, points: cpu.system },
       ]} />
       {perCore ? <PerCoreChart samples={samples} now={now} testId="chart-cpu-per-core" /> : null}
-      <LineChart title="Memory" testId="chart-memory" now={now} format={formatBytes} series={[
+      <TimeChart title="Memory" testId="chart-memory" now={now} unit="bytes" series={[
         { name: 'usage', color: 0, points: mem.usage },
         { name: 'working set', color: 3, points: mem.workingSet },
       ]} />
-      <LineChart title="Network" testId="chart-network" now={now} format={rate} empty={last && !last.network ? 'no network namespace sampled' : undefined} series={[
+      <TimeChart title="Network" testId="chart-network" now={now} unit="bytesPerSecond" empty={last && !last.network ? 'no network namespace sampled' : undefined} series={[
         { name: 'rx', color: 1, points: net.rx },
         { name: 'tx', color: 2, points: net.tx },
       ]} />
-      <LineChart title="Filesystem used" testId="chart-fs" now={now} windowMs={600_000} format={formatBytes} empty={hasFs ? undefined : 'no filesystem stats for this container'} series={[
+      <TimeChart title="Filesystem used" testId="chart-fs" now={now} unit="bytes" empty={hasFs ? undefined : 'no filesystem stats for this container'} series={[
         { name: fsLabel, color: 0, points: fsPoints },
       ]} />
     </div>

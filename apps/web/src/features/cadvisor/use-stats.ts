@@ -5,6 +5,7 @@ import type { ContainerSample, StatsContainer } from '../../lib/api-types.ts';
 import { useTRPC } from '../../lib/trpc.ts';
 import { useLive } from '../live/live-provider.tsx';
 import { mergeSamples, type Point } from './stats-math.ts';
+import { withCpuPercent, type ProcessSample } from './process-model.ts';
 
 /** The stats container list (cgroups the agent tracks), with the machine and cgroup facts. */
 export function useStatsInventory() {
@@ -20,13 +21,15 @@ type SeriesAction = { type: 'samples'; key: string; samples: ContainerSample[]; 
 
 function seriesReducer(s: SeriesState, a: SeriesAction): SeriesState {
   const base = a.key === s.key ? s : { key: a.key, samples: [], lastLiveAt: 0 };
-  const samples = mergeSamples(base.samples, a.samples);
+  const samples = mergeSamples(base.samples, a.samples, SERIES_MAX);
   const lastLiveAt = a.live ? a.at : base.lastLiveAt;
   if (samples === base.samples && lastLiveAt === base.lastLiveAt && base === s) return s;
   return { key: a.key, samples, lastLiveAt };
 }
 
 const LIVE_STALE_MS = 35_000;
+/** An hour of live samples at the 1 s watch rate (the longest chart window). */
+const SERIES_MAX = 3_600;
 
 /**
  * Samples of one stats key: the agent's history (ring buffer), then live `nodelet:metrics` samples while the
@@ -79,9 +82,18 @@ export function useChildSamples(children: readonly StatsContainer[]) {
   }, [children, stamp]);
 }
 
+/** The processes of a stats key, polled; each poll's %CPU comes from it and the poll before (same key). */
 export function useProcesses(key: string | undefined) {
   const trpc = useTRPC();
-  return useQuery(trpc.stats.processes.queryOptions({ key }, { enabled: key !== undefined, refetchInterval: 10_000 }));
+  const q = useQuery(trpc.stats.processes.queryOptions({ key }, { enabled: key !== undefined, refetchInterval: 5_000 }));
+  const [state, setState] = useState<{ key?: string; prev?: ProcessSample; cur?: ProcessSample }>({});
+  useEffect(() => {
+    if (!q.data) return;
+    const cur = { at: q.dataUpdatedAt, processes: q.data };
+    setState((s) => (s.cur?.at === cur.at ? s : { key, prev: s.key === key ? s.cur : undefined, cur }));
+  }, [q.data, q.dataUpdatedAt, key]);
+  const rows = useMemo(() => (state.cur && state.key === key ? withCpuPercent(state.prev, state.cur) : undefined), [state, key]);
+  return { data: rows, error: q.error };
 }
 
 /** Filesystem usage of a pod (ephemeral storage) or the node (nodefs), polled, kept as a client-side series. */
