@@ -3,8 +3,8 @@ import Link from 'next/link';
 import type { WirePod } from '../../lib/api-types.ts';
 import { formatAge, formatTimestamp } from '../../lib/format.ts';
 import { Badge, Panel, QueryState } from '../../lib/ui.tsx';
-import { useNow } from '../../lib/use-now.ts';
-import { podRowView } from '../pods/pod-summary.ts';
+import { graceLeftSeconds, podRowView } from '../pods/pod-summary.ts';
+import { useGraceNow } from '../pods/use-grace-now.ts';
 import { TailTable } from '../tail/tail-table.tsx';
 import { useEventTail } from '../tail/use-event-tail.ts';
 import { ConditionsTable } from './conditions-table.tsx';
@@ -12,6 +12,8 @@ import { ContainerCard } from './container-card.tsx';
 import { ContainerLogsLink } from '../logs/container-logs-link.tsx';
 import { K8sEventsTable } from './k8s-events-table.tsx';
 import { usePodDetail } from './use-pod-detail.ts';
+import { PodTextViews } from './pod-text-views.tsx';
+import { useEscBack } from './use-esc-back.ts';
 import { containerProbes } from '../probes/probe-model.ts';
 import { ProbePanel } from '../probes/probe-panel.tsx';
 import { usePodProbes } from '../probes/use-probes.ts';
@@ -51,8 +53,9 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
   const q = usePodDetail(namespace, name);
   const tail = useEventTail({ namespace, pod: name }, 100);
   const probes = usePodProbes(namespace, name);
-  const now = useNow();
   const detail = q.data;
+  const now = useGraceNow(Boolean(detail?.pod.metadata?.deletionTimestamp));
+  useEscBack();
 
   if (detail === null) {
     return (
@@ -78,8 +81,8 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
         title={`${namespace}/${name}`}
         actions={
           <>
-            <Badge tone={view.phaseTone} testId="pod-detail-phase">{view.phase}</Badge>
-            {view.status !== view.phase ? <span className="status-reason">{view.status}</span> : null}
+            <Badge tone={view.phaseTone} testId="pod-detail-phase" title={`phase ${view.phase}`}>{view.status}</Badge>
+            {view.status === 'Terminating' ? <span className="grace" data-testid="pod-detail-grace">{graceLeftSeconds(view, now)}s left of the grace period</span> : null}
             <span className="muted">ready {view.readyCount}/{view.total} · restarts {view.restarts}</span>
             <Link href={`/containers/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`} data-testid="pod-usage-link">usage</Link>
           </>
@@ -111,6 +114,7 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
       <Panel title="Events">
         <K8sEventsTable events={events} now={now} />
       </Panel>
+      <PodTextViews pod={pod} events={events} now={now} />
       <Panel title={`Lifecycle (${tail.rows.length})`}>
         <TailTable rows={tail.rows} showPod={false} testId="pod-lifecycle" />
       </Panel>
