@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { jsonLogger } from '../util/logger.ts';
 import { bridgeConfig, errorMessage, findCniBinDir, resultIp, type CniExec } from './cni.ts';
-import { PodNetwork } from './pod-network.ts';
-import { gatewayOf, parseCidr, parseProcRoutes, pickSubnet, routed, type Route } from './subnet.ts';
+import { bridgeOf, PodNetwork } from './pod-network.ts';
+import { gatewayOf, parseCidr, parseProcRoutes, pickSubnet, podRangeOf, routed, type Route } from './subnet.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -138,4 +138,45 @@ test('PodNetwork: operations run one at a time', async () => {
   });
   await Promise.all([net.add('a', '/p/1'), net.add('b', '/p/2'), net.del('a', '')]);
   assert.equal(max, 1);
+});
+
+test('podRangeOf: the IPv4 part of a kubelet pod CIDR as a network address; invalid ones refused with the reason', () => {
+  assert.deepEqual(podRangeOf('10.244.1.7/24'), { ok: true, cidr: '10.244.1.0/24' });
+  assert.deepEqual(podRangeOf('fd00:10::/64,10.96.0.0/16'), { ok: true, cidr: '10.96.0.0/16' });
+  const bad: Array<[string, RegExp]> = [
+    ['10.244.1.0', /^invalid pod CIDR "10.244.1.0"/],
+    ['10.300.0.0/16', /^invalid pod CIDR "10.300.0.0\/16"/],
+    ['pods', /^invalid pod CIDR "pods"/],
+    ['fd00::/64', /has no IPv4 range/],
+    ['10.0.0.0/31', /too small: at most \/30/],
+  ];
+  for (const [cidr, want] of bad) {
+    const r = podRangeOf(cidr);
+    assert.ok(!r.ok, cidr);
+    assert.match(r.message, want, cidr);
+  }
+});
+
+test('PodNetwork.setPodCidr: the bridge and host-local take the kubelet range, kept across a restart; "" changes nothing', async () => {
+  const root = tmp();
+  const { net, calls, logs } = fakeNet(root);
+  assert.deepEqual(await net.setPodCidr(''), { ok: true });
+  assert.deepEqual(await net.setPodCidr('10.244.7.0/24'), { ok: true });
+  await net.add('sb1', '/proc/1/ns/net');
+  const cfg = JSON.parse(calls[0]!.stdin);
+  assert.deepEqual([cfg.ipam.ranges[0][0].subnet, cfg.bridge], ['10.244.7.0/24', bridgeOf('10.244.7.0/24')]);
+  assert.match(cfg.bridge, /^nodelet-p[0-9a-f]{6}$/);
+  assert.ok(logs.some((l) => l.includes('pod network range from the kubelet')));
+  // A restarted runtime (the kubelet does not send the range again) keeps it.
+  const again = fakeNet(root);
+  await again.net.add('sb2', '/proc/2/ns/net');
+  assert.equal(JSON.parse(again.calls[0]!.stdin).ipam.ranges[0][0].subnet, '10.244.7.0/24');
+  const refused = await again.net.setPodCidr('10.244.7.0');
+  assert.ok(!refused.ok && refused.message.startsWith('invalid pod CIDR'));
+});
+
+test('PodNetwork: with every /24 of the supernet routed the ADD failure names the way out', async () => {
+  const { net } = fakeNet(tmp(), { routes: [r('10.89.0.0/16', 'other0')] });
+  const got = await net.add('sb', '/proc/1/ns/net');
+  assert.deepEqual(got, { ok: false, message: 'no free /24 left in 10.89.0.0/16 for network nodelet-embedded (the kubelet\'s podCIDR / --pod-cidr gives pods another range)' });
 });

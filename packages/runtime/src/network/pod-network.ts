@@ -8,17 +8,24 @@
  * Operations of one instance are serialised; DEL on a namespace that is gone only releases the lease.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { writeJsonAtomic } from '../util/atomic-json.ts';
 import type { Logger } from '../util/logger.ts';
 import { bridgeConfig, findCniBinDir, invokePlugin, resultIp, spawnPlugin, type BridgeNetwork, type CniExec } from './cni.ts';
-import { parseProcRoutes, pickSubnet, routed, type Route } from './subnet.ts';
+import { parseCidr, parseProcRoutes, pickSubnet, podRangeOf, POD_SUPERNET, routed, type Route } from './subnet.ts';
 import { hostEnv } from '../linux/host-env.ts';
 
-/** The bridge of a /24: `nodelet-e<third octet>` (at most 12 characters, under IFNAMSIZ). */
-export const bridgeOf = (subnet: string): string => `nodelet-e${subnet.split('.')[2]}`;
+/**
+ * The bridge of a /24 of the supernet: `nodelet-e<third octet>` (at most 12 characters, under IFNAMSIZ); of a
+ * kubelet's pod range: `nodelet-p<6 hex of its hash>`.
+ */
+export const bridgeOf = (subnet: string): string =>
+  subnet.endsWith('/24') && routed(subnet, [{ iface: '', ...parseCidr(POD_SUPERNET) }])
+    ? `nodelet-e${subnet.split('.')[2]}`
+    : `nodelet-p${createHash('sha256').update(subnet).digest('hex').slice(0, 6)}`;
 export const NETWORK_NAME = 'nodelet-embedded';
 
 export interface PodNetworkDeps {
@@ -42,6 +49,8 @@ const run = promisify(execFile);
 export class PodNetwork {
   readonly binDir: string | undefined;
   private subnet: string | undefined;
+  /** The kubelet's pod range (UpdateRuntimeConfig pod_cidr), kept in <root>/cni/network.json across restarts. */
+  private podRange: string | undefined;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly d: PodNetworkDeps) {
@@ -59,12 +68,32 @@ export class PodNetwork {
   add(sandboxId: string, netns: string): Promise<AddResult> {
     return this.serial(async () => {
       const net = this.network();
-      if (!net) return { ok: false, message: `no free /24 left in 10.89.0.0/16 for network ${NETWORK_NAME}` };
+      if (!net) return { ok: false, message: `no free /24 left in ${POD_SUPERNET} for network ${NETWORK_NAME} (the kubelet's podCIDR / --pod-cidr gives pods another range)` };
       const r = await invokePlugin(this.exec(), 'bridge', { command: 'ADD', containerId: sandboxId, netns, ifname: 'eth0', binDir: this.binDir! }, bridgeConfig(net));
       if (!r.ok) return { ok: false, message: `plugin type="bridge" name="${NETWORK_NAME}" failed (add): ${r.message}` };
       const ip = resultIp(r.stdout);
       if (!ip) return { ok: false, message: `plugin type="bridge" name="${NETWORK_NAME}" returned no IP: ${r.stdout.trim()}` };
       return { ok: true, ip };
+    });
+  }
+
+  /**
+   * UpdateRuntimeConfig's pod_cidr: new sandboxes get addresses of this range (its IPv4 part) on a bridge of
+   * their own; running ones keep theirs. "" changes nothing. An invalid range is refused with the reason.
+   */
+  setPodCidr(podCidr: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    return this.serial(async () => {
+      if (podCidr.trim() === '') return { ok: true as const };
+      const r = podRangeOf(podCidr);
+      if (!r.ok) return r;
+      if (r.cidr === this.podRange && r.cidr === this.subnet) return { ok: true as const };
+      this.podRange = r.cidr;
+      this.subnet = r.cidr;
+      this.save();
+      const taken = (this.d.routes ?? hostRoutes)().find((x) => !x.iface.startsWith('nodelet-p') && routed(r.cidr, [x]));
+      if (taken) this.d.logger.warn('pod CIDR overlaps a route of another interface', { podCIDR: r.cidr, iface: taken.iface });
+      this.d.logger.info('pod network range from the kubelet', { podCIDR: r.cidr, bridge: bridgeOf(r.cidr) });
+      return { ok: true as const };
     });
   }
 
@@ -99,19 +128,25 @@ export class PodNetwork {
   private network(): BridgeNetwork | undefined {
     const dir = join(this.d.rootDir, 'cni');
     if (!this.subnet) {
-      const file = join(dir, 'network.json');
-      const saved = savedSubnet(file);
+      const { subnet: saved, podCIDR } = savedNetwork(join(dir, 'network.json'));
+      this.podRange ??= podCIDR;
       const routes = (this.d.routes ?? hostRoutes)();
-      // Keep the saved subnet while leases use it, or when nobody routes it (else another instance took it).
-      this.subnet = saved && (this.d.attached() > 0 || !routed(saved, routes)) ? saved : pickSubnet(this.d.rootDir, routes);
+      // The kubelet's range; else keep the saved subnet while leases use it, or when nobody routes it (else
+      // another instance took it).
+      this.subnet = this.podRange ?? (saved && (this.d.attached() > 0 || !routed(saved, routes)) ? saved : pickSubnet(this.d.rootDir, routes));
       if (!this.subnet) return undefined;
       if (this.subnet !== saved) {
-        mkdirSync(dir, { recursive: true });
-        writeJsonAtomic(file, { subnet: this.subnet });
+        this.save();
         this.d.logger.info('pod network subnet', { subnet: this.subnet, bridge: bridgeOf(this.subnet) });
       }
     }
     return { name: NETWORK_NAME, bridge: bridgeOf(this.subnet), subnet: this.subnet, dataDir: join(dir, 'networks') };
+  }
+
+  private save(): void {
+    const dir = join(this.d.rootDir, 'cni');
+    mkdirSync(dir, { recursive: true });
+    writeJsonAtomic(join(dir, 'network.json'), { subnet: this.subnet, ...(this.podRange ? { podCIDR: this.podRange } : {}) });
   }
 
   private exec(): CniExec {
@@ -125,11 +160,11 @@ export class PodNetwork {
   }
 }
 
-function savedSubnet(file: string): string | undefined {
+function savedNetwork(file: string): { subnet?: string; podCIDR?: string } {
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { subnet?: string }).subnet;
+    return JSON.parse(readFileSync(file, 'utf8')) as { subnet?: string; podCIDR?: string };
   } catch {
-    return undefined;
+    return {};
   }
 }
 

@@ -60,6 +60,26 @@ export function pickSubnet(seed: string, routes: Route[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The pod range a kubelet sent (UpdateRuntimeConfig pod_cidr, comma-separated for dual stack): its IPv4 part as
+ * a network address (10.244.1.7/24 → 10.244.1.0/24), or why it cannot serve as the bridge's range.
+ */
+export function podRangeOf(podCidr: string): { ok: true; cidr: string } | { ok: false; message: string } {
+  const parts = podCidr.split(',').map((p) => p.trim());
+  const bad = parts.find((p) => !/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(p) || (isIPv4(p.split('/')[0]!) ? Number(p.split('/')[1]) > 32 : !p.includes(':') || Number(p.split('/')[1]) > 128));
+  if (bad !== undefined) return { ok: false, message: `invalid pod CIDR ${JSON.stringify(bad)}: expected an address/prefix such as 10.244.1.0/24` };
+  const v4 = parts.find((p) => isIPv4(p.split('/')[0]!));
+  if (!v4) return { ok: false, message: `pod CIDR ${JSON.stringify(podCidr)} has no IPv4 range (the embedded runtime's bridge is IPv4)` };
+  const bits = Number(v4.split('/')[1]);
+  if (bits > 30) return { ok: false, message: `pod CIDR ${JSON.stringify(v4)} is too small: at most /30 (a gateway and one pod)` };
+  return { ok: true, cidr: `${toIp(parseCidr(v4).net)}/${bits}` };
+}
+
+function isIPv4(ip: string): boolean {
+  const o = ip.split('.');
+  return o.length === 4 && o.every((x) => /^\d{1,3}$/.test(x) && Number(x) <= 255);
+}
+
 /** The first host address of a subnet: the bridge's gateway address. */
 export function gatewayOf(subnet: string): string {
   return toIp((parseCidr(subnet).net + 1) >>> 0);

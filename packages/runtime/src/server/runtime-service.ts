@@ -40,6 +40,11 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
         ? { config: JSON.stringify({ cgroups: ctx.cgroups?.layout ?? null, userNamespaces: !ctx.privileged, cni: ctx.network.enabled ? `bridge (${ctx.network.binDir})` : 'none: isolated pods get loopback only and no IP' }) }
         : {}) as Record<string, string>,
     })),
+    // The kubelet's pod range (podCIDR): the bridge of new sandboxes takes it (network/pod-network.ts).
+    UpdateRuntimeConfig: unary(log, 'UpdateRuntimeConfig', async (req) => {
+      const r = await ctx.network.setPodCidr(req.runtimeConfig?.networkConfig?.podCidr ?? '');
+      return r.ok ? ok({}) : fail('INVALID_ARGUMENT', r.message);
+    }),
     RunPodSandbox: unary(log, 'RunPodSandbox', async (req) => {
       if (!req.config) return fail('INVALID_ARGUMENT', 'config is required');
       const r = await rt.runSandbox(req.config, req.runtimeHandler);
@@ -125,7 +130,7 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
     },
   };
   const names = ['Attach', 'Exec', 'PortForward', 'CheckpointContainer', 'CheckpointPod', 'RestorePod', 'ListMetricDescriptors',
-    'ListPodSandboxMetrics', 'RuntimeConfig', 'UpdateRuntimeConfig',
+    'ListPodSandboxMetrics', 'RuntimeConfig',
     'UpdatePodSandboxResources', 'StreamContainerStats', 'StreamContainers', 'StreamPodSandboxMetrics',
     'StreamPodSandboxStats', 'StreamPodSandboxes'] as const;
   for (const n of names) (handlers as Record<string, unknown>)[n] ??= n.startsWith('Stream') ? unimplementedStream(n) : unimplemented(n);
