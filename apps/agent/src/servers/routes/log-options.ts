@@ -1,4 +1,7 @@
-/** Query parameters of /containerLogs → ContainerLogOptions (the v1 PodLogOptions subset the kubelet honours). */
+/**
+ * Query parameters of /containerLogs → ContainerLogOptions (the v1 PodLogOptions subset the kubelet honours). As the
+ * kubelet (server.go getContainerLogs), the legacy `tail` parameter stands for tailLines, and `tail=all` for none.
+ */
 import type { ContainerLogOptions } from '@nodelet/core/kubelet';
 
 export type LogOptionsResult = { ok: true; value: ContainerLogOptions } | { ok: false; reason: string };
@@ -6,8 +9,14 @@ export type LogOptionsResult = { ok: true; value: ContainerLogOptions } | { ok: 
 const TRUE_WORDS = new Set(['1', 't', 'T', 'true', 'TRUE', 'True']);
 const FALSE_WORDS = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False', '']);
 
-export function parseLogOptions(q: URLSearchParams): LogOptionsResult {
+export function parseLogOptions(query: URLSearchParams): LogOptionsResult {
   const out: ContainerLogOptions = {};
+  const q = new URLSearchParams(query);
+  const tail = q.get('tail');
+  if (tail) {
+    if (tail === 'all') q.delete('tailLines');
+    else q.set('tailLines', tail);
+  }
   for (const name of ['follow', 'previous', 'timestamps'] as const) {
     const v = q.get(name);
     if (v === null) continue;
