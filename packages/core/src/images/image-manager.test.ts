@@ -75,3 +75,13 @@ test('failed pulls back off: ErrImagePull, ImagePullBackOff, then retry after 10
   assert.deepEqual(reasons, ['ErrImagePull', 'ImagePullBackOff', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull']);
   assert.equal(cri.callsOf('pullImage').length, 3);
 });
+
+test('a present image comes back with the ImageStatus read (for the image user); a pulled one without', async () => {
+  const { m } = setup();
+  const present = container('c', { image: 'present:1', imagePullPolicy: 'IfNotPresent' });
+  const r = await m.ensureImageExists(makePod({ containers: [present] }), present);
+  assert.ok(r.ok && r.image && r.image.id === r.imageRef && r.image.repoTags.includes('present:1'), JSON.stringify(r));
+  const pulled = container('c', { image: 'present:1', imagePullPolicy: 'Always' });
+  const p = await m.ensureImageExists(makePod({ containers: [pulled] }), pulled);
+  assert.ok(p.ok && p.image === undefined, JSON.stringify(p));
+});

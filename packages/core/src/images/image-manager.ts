@@ -11,7 +11,7 @@ import type { Logger } from '../util/logger.ts';
 import { Backoff, IMAGE_BACKOFF, type BackoffConfig } from '../util/backoff.ts';
 import type { EventSink } from '../kuberuntime/types.ts';
 import { applyDefaultImageTag, pullPolicyOf } from './image-ref.ts';
-import type { EnsureImageResult, ImageManager } from './types.ts';
+import type { EnsureImageResult, ImageManager, StatusImage } from './types.ts';
 import { ImagePuller, type PullerConfig } from './image-puller.ts';
 import type { DockerKeyring } from '../credentialprovider/keyring.ts';
 import { errText } from '../kuberuntime/start-container.ts';
@@ -55,9 +55,10 @@ export class KubeImageManager implements ImageManager {
     }
     const image = tagged.image;
     let imageRef = '';
+    let status: StatusImage | null = null;
     try {
-      const st = await this.deps.cri.imageStatus({ image: { image } });
-      imageRef = st.image?.id ?? '';
+      status = (await this.deps.cri.imageStatus({ image: { image } })).image;
+      imageRef = status?.id ?? '';
     } catch (err) {
       const message = `Failed to inspect image "${requested}": ${errText(err)}`;
       ev('Warning', 'Failed', message);
@@ -69,7 +70,7 @@ export class KubeImageManager implements ImageManager {
     if (!shouldPull) {
       if (present) {
         ev('Normal', 'Pulled', `Container image "${requested}" already present on machine`);
-        return { ok: true, imageRef };
+        return { ok: true, imageRef, ...(status ? { image: status } : {}) };
       }
       const message = `Container image "${requested}" is not present with pull policy of Never`;
       ev('Warning', 'ErrImageNeverPull', message);

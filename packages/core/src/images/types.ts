@@ -1,12 +1,22 @@
 /** Image manager: makes sure a container's image is present according to its pull policy. */
 import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
+import type { ImageStatusResponse__Output } from '../cri/types.ts';
 
 export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
 
 /** Kubelet image error reasons (waiting reasons of the container). */
 export type ImageErrorReason = 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull' | 'InvalidImageName' | 'ImageInspectError';
 
-export type EnsureImageResult = { ok: true; imageRef: string } | { ok: false; reason: ImageErrorReason; message: string };
+/** The image an ImageStatus read found (uid, username, id). */
+export type StatusImage = NonNullable<ImageStatusResponse__Output['image']>;
+
+/**
+ * `image`: the ImageStatus read that found the image present (no pull), for the caller's getImageUser, which
+ * would read the same status again (one CRI round trip less per container start).
+ */
+export type EnsureImageResult =
+  | { ok: true; imageRef: string; image?: StatusImage }
+  | { ok: false; reason: ImageErrorReason; message: string };
 
 export interface ImageManager {
   /**

@@ -53,3 +53,13 @@ test('an ImageStatus error is the container config error', async () => {
   assert.deepEqual(await start(d, pod()), { ok: false, reason: 'CreateContainerConfigError', message: 'rpc error: code = Unavailable desc = connection refused' });
   assert.equal(events.length, 1);
 });
+
+test('the ImageStatus EnsureImageExists read gives the image user: ImageStatus is not read a second time', async () => {
+  let reads = 0;
+  const { d, created } = deps(async () => (reads++, image({ uid: { value: 7 } })()));
+  const found = (await image({ uid: { value: 1000 } })()).image!;
+  d.images = { ensureImageExists: async () => ({ ok: true, imageRef: 'sha256:img', image: found }) };
+  assert.deepEqual(await start(d, pod()), { ok: true, containerId: 'c1' });
+  assert.equal(reads, 0);
+  assert.deepEqual(created[0]!.config!.linux!.securityContext!.runAsUser, { value: 1000 });
+});

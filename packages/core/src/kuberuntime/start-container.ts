@@ -7,7 +7,7 @@ import { podIPsOf } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
 import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
-import type { ImageManager } from '../images/types.ts';
+import type { ImageManager, StatusImage } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
 import { ephemeralContainerNamed, targetContainerId, useTargetPidNamespace } from './ephemeral-containers.ts';
 import type { ImageUser, SecurityContextOptions } from './security-context.ts';
@@ -55,12 +55,13 @@ export function errText(err: unknown): string {
 
 /**
  * The kubelet's getImageUser: ImageStatus of the container's image → its uid, else its user name, else root
- * (uid 0). Without an image service (unit fakes) the image runs as root.
+ * (uid 0). `known`: the status EnsureImageExists just read (not read twice). Without an image service (unit
+ * fakes) the image runs as root.
  */
-async function imageUser(deps: StartDeps, c: V1Container): Promise<{ ok: true; user: ImageUser } | { ok: false; message: string }> {
-  if (!deps.cri.imageStatus) return { ok: true, user: { uid: 0 } };
+async function imageUser(deps: StartDeps, c: V1Container, known?: StatusImage): Promise<{ ok: true; user: ImageUser } | { ok: false; message: string }> {
+  if (!known && !deps.cri.imageStatus) return { ok: true, user: { uid: 0 } };
   try {
-    const img = (await deps.cri.imageStatus({ image: { image: c.image ?? '' } })).image;
+    const img = known ?? (await deps.cri.imageStatus!({ image: { image: c.image ?? '' } })).image;
     if (img?.uid) return { ok: true, user: { uid: Number(img.uid.value) } };
     if (img?.username) return { ok: true, user: { username: img.username } };
     return { ok: true, user: { uid: 0 } };
@@ -102,7 +103,7 @@ export async function startContainer(
     ...(deps.objects ? { objects: deps.objects } : {}),
     ...(deps.allocatable ? { allocatable: deps.allocatable() } : {}),
   };
-  const user = await imageUser(deps, c);
+  const user = await imageUser(deps, c, img.image);
   const cfg = user.ok ? await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes, user.user, deps.security) : user;
   if (!cfg.ok) {
     warn(cfg.message);
