@@ -2,7 +2,7 @@
 // scripts/containerd-up.sh when running as root. `--runtime embedded|containerd|both` picks (default both).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../e2e/harness.ts';
 
@@ -56,4 +56,15 @@ export function benchPodManifest(name: string, image: string, sleepS: number): s
       containers: [{ name: 'main', image, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', `trap "exit 0" TERM; while true; do sleep ${sleepS}; done`] }],
     },
   });
+}
+
+/** The compiled agent (dist/agent/main.js), built first when dist/ is older than the sources (`npm run build`). */
+export function compiledAgentMain(): string {
+  execFileSync(process.execPath, [join(repoRoot, 'scripts/build.mjs'), '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
+  return join(repoRoot, 'dist/agent/main.js');
+}
+
+/** "machine: 2 × <cpu>, 24 GiB, node v20…": the line every bench table prints above itself. */
+export function machineLine(): string {
+  return `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`;
 }

@@ -108,7 +108,8 @@ export async function createAgentProcess(opts: AgentOptions): Promise<AgentProce
       await self.stop();
       if (!opts.endpoint) await stopRuntimeOf(rootDir);
       log.end();
-      if (!process.env.NODELET_KEEP_CONFORMANCE_DIR) rmSync(dir, { recursive: true, force: true });
+      // Retried (ENOTEMPTY): the embedded runtime may still be writing its state dir while it exits.
+      if (!process.env.NODELET_KEEP_CONFORMANCE_DIR) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
     pid: () => child?.pid,
     logTail(chars = 3000) {

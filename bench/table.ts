@@ -1,0 +1,80 @@
+// bench/table (`npm run bench`): the one table of issue #14 — per runtime (embedded, and containerd when root with
+// containerd installed): pod start (1 pod p50/p99, 30 and 110 at once) beside the raw CRI floor measured in the same
+// run, container exit → /pods, the agent's (and the embedded runtime's) CPU/RSS idle and steady with 110 pods, and
+// the stats endpoints at 110 pods; the 1-min load average beside every figure. It calls the bench modules' runners
+// (pod-start.ts, footprint.ts, stats-endpoints.ts, pleg-latency.ts) on the compiled daemon (built when stale).
+// `--runtime embedded|containerd|both`, `--only start,footprint,exit,stats` (default all), `--quick` (CI's smoke
+// sizes: 1 pod, 3 at once, short windows). Prints markdown (the README's Benchmarks section holds the last one).
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from '../e2e/harness.ts';
+import { runFootprint } from './footprint.ts';
+import { benchPodStart, startTableRows, sizesFromArgv, type StartSizes } from './pod-start.ts';
+import { compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { table } from './stats.ts';
+
+export const TABLE_HEADER = ['runtime', 'measure', 'raw CRI floor', 'Nodelet', 'ratio', 'load 1m'];
+export type Section = 'start' | 'footprint' | 'exit' | 'stats';
+const ALL: Section[] = ['start', 'footprint', 'exit', 'stats'];
+
+export interface TableOptions {
+  sections: Section[];
+  start: StartSizes;
+  /** Pods for the steady-state footprint, its settle and sampling windows (s). */
+  steadyPods: number;
+  settleS: number;
+  windowS: number;
+}
+
+export const FULL: TableOptions = { sections: ALL, start: { singles: 10, bursts: [30, 110] }, steadyPods: 110, settleS: 15, windowS: 60 };
+export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, bursts: [3], warm: false }, steadyPods: 3, settleS: 2, windowS: 3 };
+
+const load = () => (loadavg()[0] ?? 0).toFixed(1);
+
+/** Footprint rows → table rows: "idle, 0 pods: agent CPU / RSS" etc., from runFootprint's columns (FOOTPRINT_HEADER). */
+function footprintRows(runtime: string, rows: string[][]): string[][] {
+  return rows.map(([proc = '', , phase = '', rssP50 = '', , cpu = '', , l = '']) => {
+    const what = phase.startsWith('idle') ? 'idle, 0 pods' : `steady, ${phase}`;
+    return [runtime, `${what}: ${proc} CPU / RSS`, '—', `${cpu} % / ${rssP50} MiB`, '', l];
+  });
+}
+
+/** One runtime's block of rows. */
+export async function runtimeRows(rt: RuntimeUnderTest, o: TableOptions): Promise<string[][]> {
+  const rows: string[][] = [];
+  if (o.sections.includes('start')) rows.push(...startTableRows(rt.name, await benchPodStart(rt, o.start)));
+  if (o.sections.includes('footprint')) {
+    const dist = join(repoRoot, 'dist');
+    const fp = await runFootprint(rt, { pods: o.steadyPods, windowS: o.windowS, settleS: o.settleS, dist, console: false, profileS: 0 });
+    rows.push(...footprintRows(rt.name, fp));
+  }
+  for (const s of ['exit', 'stats'] as const) {
+    if (o.sections.includes(s)) rows.push([rt.name, s === 'exit' ? 'container exit → /pods terminated' : 'stats endpoints at 110 pods', '—', 'not wired yet', '', load()]);
+  }
+  return rows;
+}
+
+export function optionsFromArgv(argv: string[]): TableOptions {
+  const base = argv.includes('--quick') ? QUICK : FULL;
+  const only = argv.includes('--only') ? (argv[argv.indexOf('--only') + 1] ?? '').split(',') : undefined;
+  const sections = only ? ALL.filter((s) => only.includes(s)) : base.sections;
+  return { ...base, sections, start: sizesFromArgv(argv, base.start) };
+}
+
+async function main(): Promise<void> {
+  const o = optionsFromArgv(process.argv);
+  compiledAgentMain(); // builds dist/ when stale, once, before any runtime starts
+  const runtimes = selectRuntimes(process.argv);
+  const rows: string[][] = [];
+  try {
+    for (const rt of runtimes) rows.push(...(await runtimeRows(rt, o)));
+  } finally {
+    for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
+  }
+  console.log(`\nNodelet (compiled, plain node) on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machineLine()}`);
+  console.log('pod start: manifest written → Running on /pods; floor: RunPodSandbox + CreateContainer + StartContainer straight at the runtime, same run\n');
+  console.log(table(TABLE_HEADER, rows));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
