@@ -6,10 +6,7 @@
 // `--runtime embedded|containerd|both`, `--only start,footprint,exit,stats` (default all), `--quick` (CI's smoke
 // sizes: 1 pod, 3 at once, short windows). Prints markdown (the README's Benchmarks section holds the last one).
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { repoRoot } from '../e2e/harness.ts';
-import { runFootprint } from './footprint.ts';
 import { benchPodStart, startTableRows, sizesFromArgv, type StartSizes } from './pod-start.ts';
 import { compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { table } from './stats.ts';
@@ -32,25 +29,13 @@ export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, b
 
 const load = () => (loadavg()[0] ?? 0).toFixed(1);
 
-/** Footprint rows → table rows: "idle, 0 pods: agent CPU / RSS" etc., from runFootprint's columns (FOOTPRINT_HEADER). */
-function footprintRows(runtime: string, rows: string[][]): string[][] {
-  return rows.map(([proc = '', , phase = '', rssP50 = '', , cpu = '', , l = '']) => {
-    const what = phase.startsWith('idle') ? 'idle, 0 pods' : `steady, ${phase}`;
-    return [runtime, `${what}: ${proc} CPU / RSS`, '—', `${cpu} % / ${rssP50} MiB`, '', l];
-  });
-}
-
 /** One runtime's block of rows. */
 export async function runtimeRows(rt: RuntimeUnderTest, o: TableOptions): Promise<string[][]> {
   const rows: string[][] = [];
   if (o.sections.includes('start')) rows.push(...startTableRows(rt.name, await benchPodStart(rt, o.start)));
-  if (o.sections.includes('footprint')) {
-    const dist = join(repoRoot, 'dist');
-    const fp = await runFootprint(rt, { pods: o.steadyPods, windowS: o.windowS, settleS: o.settleS, dist, console: false, profileS: 0 });
-    rows.push(...footprintRows(rt.name, fp));
-  }
-  for (const s of ['exit', 'stats'] as const) {
-    if (o.sections.includes(s)) rows.push([rt.name, s === 'exit' ? 'container exit → /pods terminated' : 'stats endpoints at 110 pods', '—', 'not wired yet', '', load()]);
+  const pending = { footprint: 'idle / steady CPU and RSS', exit: 'container exit → /pods terminated', stats: 'stats endpoints at 110 pods' };
+  for (const s of ['footprint', 'exit', 'stats'] as const) {
+    if (o.sections.includes(s)) rows.push([rt.name, pending[s], '—', 'not wired yet', '', load()]);
   }
   return rows;
 }
