@@ -75,7 +75,7 @@ describe('createAgent', () => {
     const results = await agent.stop();
     assert.deepEqual(results.map((r) => [r.name, r.outcome]), [
       ['not-ready', 'done'], ['stop-accepting', 'done'], ['close-streams', 'done'],
-      ['stop-kubelet', 'done'], ['close-cri', 'done'], ['close-connections', 'done'],
+      ['stop-kubelet', 'done'], ['close-recorder', 'done'], ['close-cri', 'done'], ['close-connections', 'done'],
     ]);
     assert.deepEqual(kubelet.calls, ['start', 'stop']);
     assert.deepEqual(closed, ['cri']);

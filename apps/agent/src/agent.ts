@@ -14,6 +14,8 @@ import { superviseEmbeddedRuntime, type RuntimeSupervisor } from './runtime-supe
 import { buildAuth, httpLimits, loadConsoleToken } from './auth/build-auth.ts';
 import type { GuardOptions } from './servers/auth.ts';
 import { createKubeletServer, type KubeletServer } from './servers/kubelet-server.ts';
+import type { FlightRecorder } from './recorder/recorder.ts';
+import { startFlightRecorder } from './recorder/start.ts';
 import { configzBody } from './config/configz.ts';
 import { criStreamsClient, type CriStreams } from './servers/routes/cri-streams.ts';
 import { createHealthzServer, createReadOnlyServer, type PlainServer } from './servers/readonly-server.ts';
@@ -53,6 +55,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   let runtimeTimer: TimerHandle | undefined;
   let supervisor: RuntimeSupervisor | undefined;
   let stopped: Promise<StepOutcome[]> | undefined;
+  let recorder: FlightRecorder | undefined;
 
   const health = (kubelet: KubeletApi) => (): HealthReport => {
     const report = kubelet.healthz();
@@ -75,6 +78,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     criStreams = criStreamsClient(runtime.endpoint);
     handle = await deps.createKubelet({ config, runtimeEndpoint: runtime.endpoint, logger: log, clock: deps.clock });
     const kubelet = handle.kubelet;
+    recorder = await startFlightRecorder(config, kubelet, { clock: deps.clock, logger: log.child('flight-recorder') });
     // The embedded runtime (ours to run): restarted whenever it dies, from now on.
     if (!deps.launchRuntime && config.containerRuntimeEndpoint === undefined) {
       supervisor = superviseEmbeddedRuntime(config.rootDir, { logger: log, clock: deps.clock, nodeName: config.nodeName, recorder: () => kubelet.recorder });
@@ -116,6 +120,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
       ...(consoleToken ? { consoleToken } : {}),
       limits: httpLimits(config),
       configz: () => configzBody(config),
+      ...(recorder ? { recorder } : {}),
     });
     ports.kubelet = await kubeletServer.listen(config.port, config.address);
     announce('kubelet', ports.kubelet, config.address);
@@ -151,6 +156,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
         { name: 'stop-accepting', timeoutMs: 1000, run: () => [kubeletServer, ...plain].forEach((s) => s?.stopAccepting()) },
         { name: 'close-streams', timeoutMs: 2000, run: () => kubeletServer?.closeStreams() },
         { name: 'stop-kubelet', timeoutMs: 10_000, run: () => handle?.kubelet.stop() },
+        { name: 'close-recorder', timeoutMs: 2000, run: () => recorder?.close() },
         {
           name: 'close-cri',
           timeoutMs: 2000,

@@ -35,6 +35,9 @@ export const PROCEDURES: Readonly<Record<string, ProcedureType>> = {
   'gc.containers': 'mutation',
   'gc.last': 'query',
   'gc.policies': 'query',
+  'recorder.query': 'query',
+  'recorder.stats': 'query',
+  'recorder.onEntry': 'subscription',
 };
 
 export type AgentRequestKind = 'trpc-read' | 'trpc-mutation' | 'socket.io' | 'cadvisor' | 'logs';

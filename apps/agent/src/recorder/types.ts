@@ -95,4 +95,6 @@ export interface RecorderStats {
 }
 
 /** Bad query input (the tRPC router answers BAD_REQUEST with the message). */
-export class RecorderQueryError extends Error {}
+export class RecorderQueryError extends Error {
+  override name = 'RecorderQueryError';
+}

@@ -8,7 +8,9 @@ import { useLive } from '../live/live-provider.tsx';
 const LINKS = [
   { href: '/', label: 'Node & pods' },
   { href: '/events', label: 'Lifecycle tail' },
+  { href: '/recorder', label: 'Recorder' },
   { href: '/containers', label: 'Containers' },
+  { href: '/images', label: 'Images' },
   { href: '/gc', label: 'GC' },
   { href: '/nodes', label: 'Nodes' },
 ];

@@ -12,6 +12,7 @@ import { ContainerCard } from './container-card.tsx';
 import { ContainerLogsLink } from '../logs/container-logs-link.tsx';
 import { K8sEventsTable } from './k8s-events-table.tsx';
 import { usePodDetail } from './use-pod-detail.ts';
+import { PodWhy } from './pod-why.tsx';
 import { PodTextViews } from './pod-text-views.tsx';
 import { useEscBack } from './use-esc-back.ts';
 import { containerProbes } from '../probes/probe-model.ts';
@@ -85,9 +86,11 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
             {view.status === 'Terminating' ? <span className="grace" data-testid="pod-detail-grace">{graceLeftSeconds(view, now)}s left of the grace period</span> : null}
             <span className="muted">ready {view.readyCount}/{view.total} · restarts {view.restarts}</span>
             <Link href={`/containers/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`} data-testid="pod-usage-link">usage</Link>
+            <Link href={`/recorder/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`} data-testid="pod-history-link">history</Link>
           </>
         }
       >
+        <PodWhy namespace={namespace} name={name} />
         <PodFacts pod={pod} now={now} />
       </Panel>
       <Panel title="Conditions">
