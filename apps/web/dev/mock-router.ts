@@ -22,7 +22,7 @@ const statsKey = z.string().min(1).max(4096);
 
 const t = initTRPC.create();
 
-const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc']);
+const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'decision']);
 const eventFilter = z.object({
   namespace: z.string().optional(),
   pod: z.string().optional(),
