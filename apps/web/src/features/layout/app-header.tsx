@@ -10,7 +10,6 @@ const LINKS = [
   { href: '/events', label: 'Lifecycle tail' },
   { href: '/recorder', label: 'Recorder' },
   { href: '/containers', label: 'Containers' },
-  { href: '/images', label: 'Images' },
   { href: '/gc', label: 'GC' },
   { href: '/nodes', label: 'Nodes' },
 ];
