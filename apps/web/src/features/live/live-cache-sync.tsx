@@ -50,9 +50,31 @@ export function LiveCacheSync() {
           return;
       }
     }
-    return subscribe((e) => {
+    // A pod's `why` is computed by the agent (pods.why, pods.list rows): refetched, debounced, after its status
+    // changes or a Warning event names it (the list only for pods not ready: a ready row shows no why).
+    const whyPods = new Map<string, { namespace: string; name: string }>();
+    let whyTimer: ReturnType<typeof setTimeout> | undefined;
+    let whyList = false;
+    const refreshWhy = (pod: { namespace: string; name: string }, list: boolean) => {
+      whyPods.set(`${pod.namespace}/${pod.name}`, pod);
+      whyList ||= list;
+      whyTimer ??= setTimeout(() => {
+        whyTimer = undefined;
+        if (whyList) void qc.invalidateQueries(listKey);
+        whyList = false;
+        for (const p of whyPods.values()) void qc.invalidateQueries({ queryKey: trpc.pods.why.queryKey(p) });
+        whyPods.clear();
+      }, 1500);
+    };
+    const off = subscribe((e) => {
       for (const fx of cacheEffects(e)) apply(fx);
+      if (e.type === 'podStatus') refreshWhy(e.pod, !e.ready);
+      else if (e.type === 'k8sEvent' && e.eventType === 'Warning' && e.involvedObject.kind === 'Pod' && e.involvedObject.namespace) refreshWhy({ namespace: e.involvedObject.namespace, name: e.involvedObject.name }, true);
     });
+    return () => {
+      off();
+      clearTimeout(whyTimer);
+    };
   }, [trpc, qc, subscribe]);
 
   return null;

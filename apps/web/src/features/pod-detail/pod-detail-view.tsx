@@ -12,6 +12,7 @@ import { ContainerCard } from './container-card.tsx';
 import { ContainerLogsLink } from '../logs/container-logs-link.tsx';
 import { K8sEventsTable } from './k8s-events-table.tsx';
 import { usePodDetail } from './use-pod-detail.ts';
+import { PodWhy } from './pod-why.tsx';
 import { PodTextViews } from './pod-text-views.tsx';
 import { useEscBack } from './use-esc-back.ts';
 import { containerProbes } from '../probes/probe-model.ts';
@@ -89,6 +90,7 @@ export function PodDetailView({ namespace, name }: { namespace: string; name: st
           </>
         }
       >
+        <PodWhy namespace={namespace} name={name} />
         <PodFacts pod={pod} now={now} />
       </Panel>
       <Panel title="Conditions">

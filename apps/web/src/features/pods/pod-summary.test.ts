@@ -94,3 +94,12 @@ test('podCreatedMs falls back to startTime, then config.seen', () => {
   ];
   for (const [p, want] of cases) assert.equal(podCreatedMs(p), want);
 });
+
+test('podRowView: the agent\'s why (pods.list) shows while the pod is not Running and Ready, not once it is', () => {
+  const why = { reason: 'ErrImagePull', text: 'image localhost/x:1 cannot be pulled (ErrImagePull: not found); retrying' };
+  const waiting = { ...pod('Pending', [cs('app', { waiting: { reason: 'ErrImagePull' } })]), why };
+  assert.equal(podRowView(waiting).why, why.text);
+  const ready = { ...pod('Running', [cs('app', { running: {} }, true)]), why };
+  assert.equal(podRowView(ready).why, undefined, 'a stale why of a pod now ready is not shown');
+  assert.equal(podRowView(pod('Pending', [])).why, undefined);
+});

@@ -39,6 +39,8 @@ export interface PodRowView {
   /** metadata.deletionTimestamp: when the API server deletes the pod at the latest (deletion time + grace). */
   deletionMs?: number;
   deletionGracePeriodSeconds?: number;
+  /** The agent's "why isn't it running?" (pods.list rows carry it), while the pod is not Running and Ready. */
+  why?: string;
 }
 
 /** Waiting reasons that mean something is wrong (as opposed to ContainerCreating, PodInitializing). */
@@ -86,6 +88,7 @@ export function podRowView(pod: V1Pod | WirePod): PodRowView {
     containers: [...init, ...app], createdMs: podCreatedMs(pod),
     labels: { ...(pod.metadata?.labels ?? {}) }, podIP: pod.status?.podIP || undefined, qosClass: pod.status?.qosClass,
     ...(deletionMs !== undefined ? { deletionMs, deletionGracePeriodSeconds: pod.metadata?.deletionGracePeriodSeconds } : {}),
+    ...('why' in pod && pod.why && !(pod.status?.phase === 'Running' && cols.total > 0 && cols.readyCount === cols.total) ? { why: pod.why.text } : {}),
   };
 }
 

@@ -26,12 +26,13 @@ function StatusCell({ r, now }: { r: Row; now: number }) {
   const left = r.status === 'Terminating' ? graceLeftSeconds(r, now) : undefined;
   return (
     <>
-      <Badge tone={r.phaseTone} testId={`pod-phase-${r.namespace}-${r.name}`} title={`phase ${r.phase}`}>{r.status}</Badge>
+      <Badge tone={r.phaseTone} testId={`pod-phase-${r.namespace}-${r.name}`} title={r.why ?? `phase ${r.phase}`}>{r.status}</Badge>
       {left !== undefined ? (
         <span className="grace" data-testid={`pod-grace-${r.namespace}-${r.name}`} title="deletionTimestamp − now: the grace period left">
           {left}s
         </span>
       ) : null}
+      {r.why ? <div className="why" data-testid={`pod-why-${r.namespace}-${r.name}`} title={r.why}>{r.why}</div> : null}
     </>
   );
 }
