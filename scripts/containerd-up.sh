@@ -32,40 +32,53 @@ REGISTRY="127.0.0.1:$REG_PORT"
 SOCK="$STATE/containerd.sock"
 
 # --- images (built from Debian binaries; no download) ---
-build_image() { # name
-  local name=$1 layout="$STATE/images/oci"
-  mkdir -p "$STATE/images"
+# Built once per content of what they are made of (busybox, catatonit, netexec.c, gcc or not, this script) into
+# a shared cache dir, read-only afterwards: every test file that starts a containerd or a registry reuses it
+# (building took 3-12 s, most of it one `ln` per busybox applet). Written to a private dir, then renamed into
+# place: two builds at once both succeed, the second one's copy is dropped.
+NETEXEC_SRC="$(dirname "$0")/test-images/netexec.c"
+IMAGES_KEY=$( { cat /bin/busybox /usr/bin/catatonit "$NETEXEC_SRC" "$0"; command -v gcc || true; } | sha256sum | cut -c1-16)
+IMAGES="${TMPDIR:-/tmp}/nodelet-test-images-$IMAGES_KEY"
+build_image() { # out name
+  local out=$1 name=$2 layout="$1/oci"
   [ -d "$layout" ] || umoci init --layout "$layout"
   umoci new --image "$layout:$name"
-  umoci unpack --rootless --image "$layout:$name" "$STATE/images/$name-bundle" >/dev/null
-  local rootfs="$STATE/images/$name-bundle/rootfs"
+  umoci unpack --rootless --image "$layout:$name" "$out/$name-bundle" >/dev/null
+  local rootfs="$out/$name-bundle/rootfs"
   mkdir -p "$rootfs/bin" "$rootfs/etc" "$rootfs/proc" "$rootfs/sys" "$rootfs/dev" "$rootfs/tmp" "$rootfs/root"
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' > "$rootfs/etc/passwd"
   printf 'root:x:0:\nnogroup:x:65534:\n' > "$rootfs/etc/group"
 }
-rm -rf "$STATE/images"
-build_image busybox
-cp /bin/busybox "$STATE/images/busybox-bundle/rootfs/bin/busybox"
-for app in $(/bin/busybox --list); do
-  [ "$app" = busybox ] || ln -sf busybox "$STATE/images/busybox-bundle/rootfs/bin/$app"
-done
-# /bin/netexec: our stand-in for agnhost netexec (http + udp hostName server, http and udp clients) for the
-# networking scenarios: Debian's busybox nc has no UDP, and its static wget segfaults in an image without glibc's
-# NSS libraries. Built static with the machine's gcc (on every machine of this kind).
-if command -v gcc >/dev/null 2>&1; then
-  gcc -static -Os -o "$STATE/images/busybox-bundle/rootfs/bin/netexec" "$(dirname "$0")/test-images/netexec.c"
-else
-  echo "containerd-up: no gcc: the busybox image has no /bin/netexec (the networking scenarios need it)" >&2
+build_images() { # out
+  local out=$1
+  mkdir -p "$out"
+  build_image "$out" busybox
+  local bin="$out/busybox-bundle/rootfs/bin"
+  cp /bin/busybox "$bin/busybox"
+  # one relative symlink per applet (`ln -s busybox <applet>`), made by one process instead of ~400
+  node -e 'const fs = require("fs"); for (const a of process.argv.slice(2)) if (a !== "busybox") fs.symlinkSync("busybox", `${process.argv[1]}/${a}`)' "$bin" $(/bin/busybox --list)
+  # /bin/netexec: our stand-in for agnhost netexec (http + udp hostName server, http and udp clients) for the
+  # networking scenarios: Debian's busybox nc has no UDP, and its static wget segfaults in an image without glibc's
+  # NSS libraries. Built static with the machine's gcc (on every machine of this kind).
+  if command -v gcc >/dev/null 2>&1; then
+    gcc -static -Os -o "$bin/netexec" "$NETEXEC_SRC"
+  else
+    echo "containerd-up: no gcc: the busybox image has no /bin/netexec (the networking scenarios need it)" >&2
+  fi
+  umoci repack --image "$out/oci:busybox" "$out/busybox-bundle" >/dev/null
+  umoci config --image "$out/oci:busybox" --config.cmd sh --config.env PATH=/bin --architecture amd64 --os linux >/dev/null
+  build_image "$out" pause
+  cp /usr/bin/catatonit "$out/pause-bundle/rootfs/catatonit"
+  umoci repack --image "$out/oci:pause" "$out/pause-bundle" >/dev/null
+  umoci config --image "$out/oci:pause" --config.entrypoint /catatonit --config.entrypoint -P --architecture amd64 --os linux >/dev/null
+  rm -rf "$out/busybox-bundle" "$out/pause-bundle"
+  skopeo copy -q "oci:$out/oci:busybox" "docker-archive:$out/busybox.tar:localhost/busybox:latest"
+  skopeo copy -q "oci:$out/oci:pause" "docker-archive:$out/pause.tar:localhost/pause:latest"
+}
+if [ ! -d "$IMAGES" ]; then
+  build_images "$IMAGES.$$"
+  mv -T "$IMAGES.$$" "$IMAGES" 2>/dev/null || rm -rf "$IMAGES.$$"
 fi
-umoci repack --image "$STATE/images/oci:busybox" "$STATE/images/busybox-bundle" >/dev/null
-umoci config --image "$STATE/images/oci:busybox" --config.cmd sh --config.env PATH=/bin --architecture amd64 --os linux >/dev/null
-build_image pause
-cp /usr/bin/catatonit "$STATE/images/pause-bundle/rootfs/catatonit"
-umoci repack --image "$STATE/images/oci:pause" "$STATE/images/pause-bundle" >/dev/null
-umoci config --image "$STATE/images/oci:pause" --config.entrypoint /catatonit --config.entrypoint -P --architecture amd64 --os linux >/dev/null
-rm -rf "$STATE/images/busybox-bundle" "$STATE/images/pause-bundle"
-skopeo copy -q "oci:$STATE/images/oci:busybox" "docker-archive:$STATE/images/busybox.tar:localhost/busybox:latest"
-skopeo copy -q "oci:$STATE/images/oci:pause" "docker-archive:$STATE/images/pause.tar:localhost/pause:latest"
 
 # --- loopback registry ---
 mkdir -p "$STATE/registry"
@@ -80,7 +93,7 @@ YAML
 docker-registry serve "$STATE/registry/config.yml" >"$STATE/registry/log" 2>&1 &
 echo $! > "$STATE/registry.pid"
 for _ in $(seq 50); do curl -sf "http://$REGISTRY/v2/" >/dev/null && break; sleep 0.1; done
-skopeo copy -q --dest-tls-verify=false "oci:$STATE/images/oci:busybox" "docker://$REGISTRY/busybox:latest"
+skopeo copy -q --dest-tls-verify=false "oci:$IMAGES/oci:busybox" "docker://$REGISTRY/busybox:latest"
 if [ "$REGISTRY_ONLY" = 1 ]; then
   { echo "REGISTRY=$REGISTRY"; echo "REGISTRY_PID=$(cat "$STATE/registry.pid")"; } | tee "$STATE/env"
   exit 0
@@ -133,8 +146,8 @@ TOML
 containerd --config "$STATE/config.toml" >"$STATE/containerd.log" 2>&1 &
 echo $! > "$STATE/containerd.pid"
 for _ in $(seq 100); do [ -S "$SOCK" ] && ctr --address "$SOCK" version >/dev/null 2>&1 && break; sleep 0.1; done
-ctr --address "$SOCK" -n k8s.io images import --no-unpack=false "$STATE/images/busybox.tar" >/dev/null
-ctr --address "$SOCK" -n k8s.io images import "$STATE/images/pause.tar" >/dev/null
+ctr --address "$SOCK" -n k8s.io images import --no-unpack=false "$IMAGES/busybox.tar" >/dev/null
+ctr --address "$SOCK" -n k8s.io images import "$IMAGES/pause.tar" >/dev/null
 {
   echo "ENDPOINT=unix://$SOCK"
   echo "REGISTRY=$REGISTRY"
