@@ -24,6 +24,11 @@ describe('fromCriEvent', () => {
       want: { kind: 'started', containerId: 'c1', sandboxId: 's1', time: T0 + 1, source: 'cri' },
     },
     {
+      name: 'the pod uid from the sandbox status metadata',
+      in: criEvent({ podSandboxStatus: { id: 's1', metadata: { name: 'web', uid: 'u1', namespace: 'default', attempt: 0 } } as ContainerEventResponse__Output['podSandboxStatus'] }),
+      want: { kind: 'started', containerId: 'c1', sandboxId: 's1', podUid: 'u1', time: T0, source: 'cri' },
+    },
+    {
       name: 'stopped carries the terminated state of that container',
       in: criEvent({ containerEventType: 'CONTAINER_STOPPED_EVENT', containersStatuses: [{ ...exited, id: 'other', exitCode: 9 }, exited] }),
       want: { kind: 'exited', containerId: 'c1', time: T0, exitCode: 2, exit: { exitCode: 2, finishedAt: T0 - 5, reason: 'Error', message: 'boom' }, source: 'cri' },

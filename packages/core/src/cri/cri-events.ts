@@ -1,6 +1,6 @@
 /**
  * RuntimeEventSource over CRI GetContainerEvents (containerd 1.7+, CRI-O, the embedded runtime): maps the
- * CRI event types onto RuntimeContainerEvent kinds, the sandbox id from the event's podSandboxStatus.
+ * CRI event types onto RuntimeContainerEvent kinds, the sandbox id and the pod's uid from the event's podSandboxStatus.
  */
 import type { ContainerEventResponse__Output, ContainerEventType__Output } from './proto-types.ts';
 import type { RuntimeContainerEvent, RuntimeContainerEventKind, RuntimeEventSource } from './runtime-event-types.ts';
@@ -25,6 +25,8 @@ export function fromCriEvent(ev: ContainerEventResponse__Output): RuntimeContain
   };
   const sandboxId = ev.podSandboxStatus?.id;
   if (sandboxId) out.sandboxId = sandboxId;
+  const podUid = ev.podSandboxStatus?.metadata?.uid;
+  if (podUid) out.podUid = podUid;
   if (kind === 'exited') {
     const st = ev.containersStatuses.find((s) => s.id === ev.containerId);
     if (st && st.state === 'CONTAINER_EXITED') {

@@ -13,6 +13,11 @@ export interface RuntimeContainerEvent {
   containerId: string;
   /** The pod sandbox holding the container, when the source knows it (equals containerId for a sandbox). */
   sandboxId?: string;
+  /**
+   * The pod's uid (its sandbox's metadata.uid), when the source says it (CRI events carry the sandbox's status):
+   * a consumer can re-read that one pod for an id it does not know yet (a new pod) instead of relisting.
+   */
+  podUid?: string;
   /** When it happened, ms since the epoch (for 'exited': the process's exit time). */
   time: number;
   /** Only on 'exited': the process's exit code (128 + signal when killed by a signal). */

@@ -67,7 +67,9 @@ export async function readPodStatus(cri: Cri, type: string, uid: string, name: s
     }
   }
   containerStatuses.sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
-  return { uid, name, namespace, ips, sandboxStatuses, containerStatuses };
+  // A caller that knows only the uid (the evented PLEG reading a new pod an event named) gets the sandbox's names.
+  const meta = sbList.items.find((sb) => sb.id === sandboxIds[0])?.metadata;
+  return { uid, name: name || (meta?.name ?? ''), namespace: namespace || (meta?.namespace ?? ''), ips, sandboxStatuses, containerStatuses };
 }
 
 /** The running part of a pod status, as the pod to kill (running containers, every sandbox). */

@@ -98,6 +98,18 @@ const cases: Case[] = [
     ],
   },
   {
+    // The kubelet's evented PLEG takes the pod from the event's PodSandboxStatus metadata: a new pod is read alone.
+    name: 'an id nobody knows whose event names its pod re-reads that pod, no relist',
+    steps: [
+      {
+        runtime: [...running, pod('u2', [['d1', 'running']])],
+        events: (f) => [f.ev('started', 'sb-u2', { sandboxId: 'sb-u2', podUid: 'u2' })],
+        want: ['u2/ContainerStarted/d1', 'u2/ContainerStarted/sb-u2'],
+        calls: ['getPodStatus u2'],
+      },
+    ],
+  },
+  {
     name: 'removal: died and removed once, the relist adds nothing',
     steps: [
       { runtime: [pod('u1', [['c2', 'running']])], events: (f) => [f.ev('deleted', 'c1'), f.ev('deleted', 'c1')], want: ['u1/ContainerDied/c1', 'u1/ContainerRemoved/c1'] },

@@ -7,7 +7,7 @@
  * its terminated state is shown at once (cache + ContainerDied, no runtime call; marked exitHeardAt, as it lacks
  * the termination message: the pod worker waits up to 2 s for the runtime's read, kubelet/heard-exits.ts), then the pod is re-read
  * (after the source's `settle`, when CRI lags the event) and diffed; re-reads of one pod run one at a time and
- * coalesce. An event about an id nobody knows yet (a new sandbox) relists. Every path diffs against the same
+ * coalesce. An event about an id nobody knows yet (a new sandbox) re-reads the pod it names (podUid), else relists. Every path diffs against the same
  * published view (PodRecords), so an event stream that drops or repeats events can neither lose nor
  * duplicate a lifecycle transition: events only decide WHEN we look, the runtime decides WHAT changed, and
  * the relist reconciles what no event told. While the stream is up the timer relist slows to
@@ -212,10 +212,12 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     if (m && ev.time > 0) m.eventedPlegConnectionLatency.observe(Math.max(0, this.deps.clock.now() - ev.time) / 1000);
     m?.plegLastSeen.set(this.deps.clock.now() / 1000);
     const g = this.deps.generic;
-    const uid = g.podOf(ev.containerId) ?? (ev.sandboxId ? g.podOf(ev.sandboxId) : undefined);
+    // An id nobody knows whose event names its pod (CRI events carry the sandbox's uid, as the kubelet's evented
+    // PLEG reads it): that pod is re-read like a known one; a burst of new pods does not relist once per pod.
+    const uid = g.podOf(ev.containerId) ?? (ev.sandboxId ? g.podOf(ev.sandboxId) : undefined) ?? ev.podUid;
     if (ev.kind === 'deleted') g.forgetExit(ev.containerId);
     if (uid === undefined) {
-      // A new pod: the relist finds it (once CRI shows what the event says).
+      // A new pod the event does not name: the relist finds it (once CRI shows what the event says).
       this.settling++;
       void settled(source, ev, signal).then(() => {
         this.settling--;
