@@ -1,23 +1,36 @@
-// bench/footprint: what the daemon costs the node. Starts the agent (embedded runtime) and the console, then samples
-// each process's RSS and CPU (from /proc, every second for WINDOW_S (60) s) idle with no pods, and again with PODS (30)
-// static pods running (a busybox `sleep` loop each). Prints p50/p99 of RSS and of CPU % of one core per 1 s sample,
-// the mean CPU %, and the load average beside. `--compiled` runs `npm run build`'s output (dist/) with plain node
-// instead of the sources through tsx.
+// bench/footprint: what the daemon costs the node. Starts the agent (and the console unless --no-console), then
+// samples each process's RSS and CPU (from /proc, every second for WINDOW_S (60) s) idle with no pods, and again
+// with PODS (30) static pods running (a busybox `sleep` loop each). Prints p50/p99 of RSS, CPU as process CPU
+// seconds over wall time for the window (holds up under load) and p99 of the 1 s samples, with the load average
+// beside. `--runtime embedded|containerd|both` (default embedded; containerd = a private one, root only).
+// `--compiled` runs `npm run build`'s output (dist/) with plain node, `--dist <dir>` a build elsewhere
+// (`node scripts/build.mjs --out <dir>`). `--profile <dir>`: after each measured window, a CPU profile
+// (PROFILE_S (30) s) and a heap snapshot of the agent and the embedded runtime over their inspectors into <dir>,
+// with the top functions printed (the inspector costs a little: measure without it).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { freePort, repoRoot, waitUntil } from '../e2e/harness.ts';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
-import { benchPodManifest } from './runtimes.ts';
+import { cpuProfile, heapSnapshot, inspectorUrl, summarizeProfile } from './inspector.ts';
+import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { percentile, table } from './stats.ts';
 
-const PODS = Number(process.env.PODS ?? 30);
-const WINDOW_S = Number(process.env.WINDOW_S ?? 60);
-const SETTLE_S = Number(process.env.SETTLE_S ?? 15);
-const compiled = process.argv.includes('--compiled');
 const TICK = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux.
+
+export interface FootprintOptions {
+  pods: number;
+  windowS: number;
+  settleS: number;
+  /** A build's output dir (dist/); undefined = the sources through tsx. */
+  dist?: string;
+  console: boolean;
+  profileDir?: string;
+  profileS: number;
+}
 
 interface Sample {
   cpuTicks: number;
@@ -25,7 +38,7 @@ interface Sample {
 }
 
 /** utime+stime (ticks) and VmRSS (KiB) of `pid`; undefined once it is gone. */
-function sample(pid: number): Sample | undefined {
+export function sample(pid: number): Sample | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 (state)
@@ -36,13 +49,23 @@ function sample(pid: number): Sample | undefined {
   }
 }
 
-/** Samples every process once a second for WINDOW_S s: per name, [CPU % per interval], [RSS MiB]. */
-async function measure(procs: Record<string, number>): Promise<{ cpu: Record<string, number[]>; rss: Record<string, number[]>; load: number }> {
+export interface Usage {
+  /** CPU seconds over wall seconds for the whole window, % of one core. */
+  cpuPct: number;
+  cpuP99: number;
+  rssP50: number;
+  rssP99: number;
+}
+
+/** Samples every process once a second for `windowS` s. */
+export async function measure(procs: Record<string, number>, windowS: number): Promise<{ usage: Record<string, Usage>; load: number }> {
   const cpu: Record<string, number[]> = {};
   const rss: Record<string, number[]> = {};
-  let prev = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, sample(pid)]));
-  let t = performance.now();
-  for (let i = 0; i < WINDOW_S; i++) {
+  const first = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, sample(pid)]));
+  let prev = { ...first };
+  const t0 = performance.now();
+  let t = t0;
+  for (let i = 0; i < windowS; i++) {
     await new Promise((r) => setTimeout(r, 1000));
     const now = performance.now();
     for (const [name, pid] of Object.entries(procs)) {
@@ -56,13 +79,20 @@ async function measure(procs: Record<string, number>): Promise<{ cpu: Record<str
     }
     t = now;
   }
-  return { cpu, rss, load: loadavg()[0] ?? 0 };
+  const usage: Record<string, Usage> = {};
+  for (const name of Object.keys(procs)) {
+    const a = first[name];
+    const b = prev[name];
+    const total = a && b ? ((b.cpuTicks - a.cpuTicks) / TICK / ((t - t0) / 1000)) * 100 : NaN;
+    usage[name] = { cpuPct: total, cpuP99: percentile(cpu[name] ?? [], 99), rssP50: percentile(rss[name] ?? [], 50), rssP99: percentile(rss[name] ?? [], 99) };
+  }
+  return { usage, load: loadavg()[0] ?? 0 };
 }
 
 /** The console (apps/web server) on a free port, signed in to `a`. */
-async function startConsole(a: AgentProcess): Promise<ChildProcess> {
+async function startConsole(a: AgentProcess, dist: string | undefined): Promise<ChildProcess> {
   const port = await freePort();
-  const entry = compiled ? [join(repoRoot, 'dist/web/server.js')] : ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')];
+  const entry = dist ? [join(dist, 'web/server.js')] : ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')];
   const c = spawn(process.execPath, entry, {
     cwd: join(repoRoot, 'apps/web'),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,48 +105,109 @@ async function startConsole(a: AgentProcess): Promise<ChildProcess> {
   return c;
 }
 
-const runningPods = async (a: AgentProcess) =>
-  ((await (await fetch(`${a.readOnlyUrl}/pods`)).json()) as { items: Array<{ status?: { phase?: string } }> }).items.filter((p) => p.status?.phase === 'Running').length;
+export const runningPods = async (url: string) =>
+  ((await (await fetch(`${url}/pods`)).json()) as { items: Array<{ status?: { phase?: string } }> }).items.filter((p) => p.status?.phase === 'Running').length;
 
-if (compiled && !existsSync(join(repoRoot, 'dist/agent/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-const cgroupRoot = `/nodelet-bench-fp-${process.pid}`;
-const a = await createAgentProcess({ nodeName: 'footprint', ...(compiled ? { compiledMain: join(repoRoot, 'dist/agent/main.js') } : {}), args: ['--cgroup-root', cgroupRoot] });
-let web: ChildProcess | undefined;
-const rows: string[][] = [];
-try {
-  await a.start();
-  web = await startConsole(a);
-  const runtimePid = Number(readFileSync(join(a.rootDir, 'runtime', 'runtime.pid'), 'utf8').trim());
-  const procs = { agent: a.pid() ?? 0, 'embedded runtime': runtimePid, console: web.pid ?? 0 };
-  for (const [name, pid] of Object.entries(procs)) console.error(`${name}: pid ${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`);
-  const phases: Array<[string, () => Promise<void>]> = [
-    ['idle, no pods', async () => {}],
-    [`${PODS} pods`, async () => {
-      for (let i = 0; i < PODS; i++) writeFileSync(join(a.manifests, `f${i}.json`), benchPodManifest(`f${i}`, 'nodelet.local/host:latest', 1));
-      await waitUntil(`${PODS} pods running`, async () => (await runningPods(a)) === PODS, 180_000);
-    }],
-  ];
-  for (const [phase, setup] of phases) {
-    await setup();
-    await new Promise((r) => setTimeout(r, SETTLE_S * 1000));
-    const m = await measure(procs);
-    for (const name of Object.keys(procs)) {
-      const c = m.cpu[name] ?? [];
-      const r = m.rss[name] ?? [];
-      const mean = c.reduce((x, y) => x + y, 0) / (c.length || 1);
-      rows.push([name, phase, percentile(r, 50).toFixed(0), percentile(r, 99).toFixed(0), mean.toFixed(1), percentile(c, 50).toFixed(1), percentile(c, 99).toFixed(1), m.load.toFixed(2)]);
-    }
-    console.error(`${phase}: measured`);
-  }
-} finally {
-  for (let i = 0; i < PODS; i++) rmSync(join(a.manifests, `f${i}.json`), { force: true });
-  await waitUntil('pods removed', async () => (await runningPods(a)) === 0, 120_000).catch((e: unknown) => console.error(String(e)));
-  if (web && web.exitCode === null) {
-    web.kill('SIGTERM');
-    await new Promise((r) => web?.once('exit', r));
-  }
-  await a.dispose();
-  for (let i = 0; i < 20 && removeCgroupRoot(cgroupRoot).length > 0; i++) await new Promise((r) => setTimeout(r, 250));
+/** CPU profile + heap snapshot of each inspected process (log file → name); prints the top functions. */
+async function profile(dir: string, tag: string, logs: Record<string, string>, seconds: number): Promise<void> {
+  await Promise.all(
+    Object.entries(logs).map(async ([name, log]) => {
+      const url = inspectorUrl(log);
+      if (!url) return console.error(`${name}: no inspector URL in ${log}`);
+      const base = join(dir, `${tag}-${name.replace(/\W+/g, '-')}`);
+      const p = await cpuProfile(url, seconds * 1000, `${base}.cpuprofile`);
+      const mem = await heapSnapshot(url, `${base}.heapsnapshot`);
+      const mib = (k: string) => `${((mem[k] ?? 0) / 2 ** 20).toFixed(1)}`;
+      console.log(`\n${tag} ${name}: rss ${mib('rss')} MiB, heapTotal ${mib('heapTotal')}, heapUsed ${mib('heapUsed')}, external ${mib('external')} (after GC)`);
+      console.log(table(['% busy samples', 'function', 'where'], summarizeProfile(p, 20)));
+    }),
+  );
 }
-console.log(`footprint (${compiled ? 'compiled JavaScript, plain node' : 'sources through tsx'}): ${WINDOW_S} s window after ${SETTLE_S} s settle, 1 s samples, ${cpus().length} cpus`);
-console.log(table(['process', 'phase', 'RSS p50 MiB', 'RSS p99 MiB', 'CPU % mean', 'CPU % p50', 'CPU % p99', 'load 1m'], rows));
+
+/** One runtime: idle, then `pods` pods; rows [process, runtime, phase, RSS p50, RSS p99, CPU %, CPU p99 %, load]. */
+export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): Promise<string[][]> {
+  const cgroupRoot = `/nodelet-bench-fp-${process.pid}`;
+  if (o.profileDir) {
+    mkdirSync(o.profileDir, { recursive: true });
+    process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`.trim(); // the agent and the runtime it spawns
+  }
+  const a = await createAgentProcess({
+    nodeName: 'footprint',
+    ...(rt.endpoint ? { endpoint: rt.endpoint } : {}),
+    ...(o.dist ? { compiledMain: join(o.dist, 'agent/main.js') } : {}),
+    args: ['--cgroup-root', cgroupRoot],
+  });
+  let web: ChildProcess | undefined;
+  const rows: string[][] = [];
+  try {
+    await a.start();
+    if (o.profileDir) process.env.NODE_OPTIONS = process.env.NODE_OPTIONS?.replace('--inspect=127.0.0.1:0', '').trim();
+    if (o.console) web = await startConsole(a, o.dist);
+    const procs: Record<string, number> = { agent: a.pid() ?? 0 };
+    const logs: Record<string, string> = { agent: join(a.dir, 'agent.log') };
+    if (!rt.endpoint) {
+      procs['embedded runtime'] = Number(readFileSync(join(a.rootDir, 'runtime', 'runtime.pid'), 'utf8').trim());
+      logs['embedded runtime'] = join(a.rootDir, 'runtime', 'runtime.log');
+    }
+    if (web?.pid) procs.console = web.pid;
+    for (const [name, pid] of Object.entries(procs)) console.error(`${name}: pid ${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`);
+    const phases: Array<[string, () => Promise<void>]> = [
+      ['idle, no pods', async () => {}],
+      [`${o.pods} pods`, async () => {
+        for (let i = 0; i < o.pods; i++) writeFileSync(join(a.manifests, `f${i}.json`), benchPodManifest(`f${i}`, rt.image, 1));
+        await waitUntil(`${o.pods} pods running`, async () => (await runningPods(a.readOnlyUrl)) === o.pods, 120_000 + o.pods * 6000);
+      }],
+    ];
+    for (const [phase, setup] of phases) {
+      await setup();
+      await new Promise((r) => setTimeout(r, o.settleS * 1000));
+      const m = await measure(procs, o.windowS);
+      for (const [name, u] of Object.entries(m.usage)) {
+        rows.push([name, rt.name, phase, u.rssP50.toFixed(0), u.rssP99.toFixed(0), u.cpuPct.toFixed(2), u.cpuP99.toFixed(1), m.load.toFixed(2)]);
+      }
+      console.error(`${rt.name} ${phase}: measured`);
+      if (o.profileDir) await profile(o.profileDir, `${rt.name}-${o.pods}-${phase.split(',')[0]?.replace(/\W+/g, '')}`, logs, o.profileS);
+    }
+  } finally {
+    for (let i = 0; i < o.pods; i++) rmSync(join(a.manifests, `f${i}.json`), { force: true });
+    await waitUntil('pods removed', async () => (await runningPods(a.readOnlyUrl)) === 0, 180_000).catch((e: unknown) => console.error(String(e)));
+    if (web && web.exitCode === null) {
+      web.kill('SIGTERM');
+      await new Promise((r) => web?.once('exit', r));
+    }
+    await a.dispose();
+    for (let i = 0; i < 20 && removeCgroupRoot(cgroupRoot).length > 0; i++) await new Promise((r) => setTimeout(r, 250));
+  }
+  return rows;
+}
+
+export const FOOTPRINT_HEADER = ['process', 'runtime', 'phase', 'RSS p50 MiB', 'RSS p99 MiB', 'CPU % (s/s)', 'CPU % p99 1 s', 'load 1m'];
+
+async function main(): Promise<void> {
+  const argv = process.argv;
+  const arg = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const distArg = arg('--dist');
+  const dist = distArg ? resolve(distArg) : argv.includes('--compiled') ? join(repoRoot, 'dist') : undefined;
+  if (dist && !existsSync(join(dist, 'agent/main.js'))) throw new Error(`${dist}/agent/main.js is missing: run \`npm run build\` first`);
+  const profileDir = arg('--profile');
+  const o: FootprintOptions = {
+    pods: Number(process.env.PODS ?? 30),
+    windowS: Number(process.env.WINDOW_S ?? 60),
+    settleS: Number(process.env.SETTLE_S ?? 15),
+    ...(dist ? { dist } : {}),
+    console: !argv.includes('--no-console'),
+    ...(profileDir ? { profileDir: resolve(profileDir) } : {}),
+    profileS: Number(process.env.PROFILE_S ?? 30),
+  };
+  const runtimes = selectRuntimes(argv.includes('--runtime') ? argv : [...argv, '--runtime', 'embedded']);
+  const rows: string[][] = [];
+  try {
+    for (const rt of runtimes) rows.push(...(await runFootprint(rt, o)));
+  } finally {
+    for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
+  }
+  console.log(`\nfootprint (${dist ? `compiled JavaScript from ${dist}, plain node` : 'sources through tsx'}): ${o.windowS} s window after ${o.settleS} s settle, ${cpus().length} cpus`);
+  console.log(table(FOOTPRINT_HEADER, rows));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -18,7 +18,8 @@ import { type Clock, type Logger, pidAlive as alive } from '@nodelet/core/util';
  */
 export const COMPILED = import.meta.url.endsWith('.js');
 export const REPO_ROOT = fileURLToPath(new URL(COMPILED ? '../../' : '../../../', import.meta.url));
-export const RUNTIME_MAIN = COMPILED ? join(REPO_ROOT, 'dist', 'runtime', 'main.js') : join(REPO_ROOT, 'packages', 'runtime', 'src', 'main.ts');
+// Compiled: the runtime bundle beside this one (<out>/agent → <out>/runtime), so a build elsewhere than dist/ runs its own.
+export const RUNTIME_MAIN = COMPILED ? fileURLToPath(new URL('../runtime/main.js', import.meta.url)) : join(REPO_ROOT, 'packages', 'runtime', 'src', 'main.ts');
 
 export interface RuntimePaths {
   dir: string;

@@ -21,11 +21,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** A runtime with one container per entry; reopen creates a new empty file at the log path (as runtimes do). */
 function fakeCri(containers: Array<{ id: string; state: string; logPath: string }>, reopenFails = false) {
   const reopened: string[] = [];
+  const statusAsked: string[] = [];
   const cri = {
     async listContainers() {
       return { containers: containers.map((c) => ({ id: c.id, state: c.state })) } as never;
     },
     async containerStatus(req: { containerId: string }) {
+      statusAsked.push(req.containerId);
       const c = containers.find((x) => x.id === req.containerId)!;
       return { status: { id: c.id, logPath: c.logPath } } as never;
     },
@@ -36,7 +38,7 @@ function fakeCri(containers: Array<{ id: string; state: string; logPath: string 
       return {} as never;
     },
   };
-  return { cri, reopened };
+  return { cri, reopened, statusAsked };
 }
 
 function manager(cri: ReturnType<typeof fakeCri>['cri'], clock: FakeClock, maxSize = 10, maxFiles = 4) {
@@ -117,6 +119,25 @@ describe('container log rotation', () => {
     writeFileSync(log, 'z'.repeat(11));
     await clock.step(60_000);
     assert.deepEqual(reopened, ['c']);
+  });
+});
+
+describe('log paths', () => {
+  it('asks ContainerStatus for a container\'s log path once, not on every pass; forgets containers that stopped', async () => {
+    const containers = [{ id: 'a', state: 'CONTAINER_RUNNING', logPath: join(dir, 'a.log') }];
+    writeFileSync(join(dir, 'a.log'), '');
+    const { cri, statusAsked } = fakeCri(containers);
+    const m = manager(cri, new FakeClock());
+    await m.rotateLogs();
+    await m.rotateLogs();
+    assert.deepEqual(statusAsked, ['a']);
+    containers.splice(0, 1, { id: 'b', state: 'CONTAINER_RUNNING', logPath: join(dir, 'b.log') });
+    writeFileSync(join(dir, 'b.log'), 'x'.repeat(20)); // above maxSize: rotated at the path ContainerStatus gave
+    await m.rotateLogs();
+    containers.push({ id: 'a', state: 'CONTAINER_RUNNING', logPath: join(dir, 'a.log') });
+    await m.rotateLogs();
+    assert.deepEqual(statusAsked, ['a', 'b', 'a']);
+    assert.ok(readdirSync(dir).some((f) => f.startsWith('b.log.')));
   });
 });
 

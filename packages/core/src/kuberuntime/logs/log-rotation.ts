@@ -61,6 +61,11 @@ export function checkLogRotatePolicy(p: LogRotatePolicy): string | undefined {
 export class ContainerLogManager {
   private timer: TimerHandle | undefined;
   private running: Promise<void> | undefined;
+  /**
+   * Log path per running container: a container's CRI log path is fixed at creation, so ContainerStatus is asked
+   * once per container rather than on every pass (110 gRPC calls every 10 s at 110 pods otherwise).
+   */
+  private readonly logPaths = new Map<string, string>();
 
   constructor(
     private readonly deps: ContainerLogManagerDeps,
@@ -101,20 +106,22 @@ export class ContainerLogManager {
       this.deps.logger.error('Failed to rotate container logs', { err: `failed to list containers: ${String(err)}` });
       return;
     }
-    for (const c of containers) {
-      if (c.state !== 'CONTAINER_RUNNING') continue;
-      await this.processContainer(c.id);
-    }
+    const running = new Set(containers.filter((c) => c.state === 'CONTAINER_RUNNING').map((c) => c.id));
+    for (const id of this.logPaths.keys()) if (!running.has(id)) this.logPaths.delete(id);
+    for (const id of running) await this.processContainer(id);
   }
 
   private async processContainer(id: string): Promise<void> {
     const { cri, fs, logger } = this.deps;
-    let path: string;
-    try {
-      path = (await cri.containerStatus({ containerId: id })).status?.logPath ?? '';
-    } catch (err) {
-      logger.error('Failed to get container status', { containerID: id, err: String(err) });
-      return;
+    let path = this.logPaths.get(id);
+    if (path === undefined) {
+      try {
+        path = (await cri.containerStatus({ containerId: id })).status?.logPath ?? '';
+      } catch (err) {
+        logger.error('Failed to get container status', { containerID: id, err: String(err) });
+        return;
+      }
+      if (path) this.logPaths.set(id, path);
     }
     if (!path) return;
     try {

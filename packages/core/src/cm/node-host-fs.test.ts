@@ -1,0 +1,26 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNodeHostFs } from './node-host-fs.ts';
+
+test('procfs/sysfs reads answer without a thread-pool round trip; errors and other paths are as before', async (t) => {
+  const fs = createNodeHostFs();
+  let read: string | undefined;
+  void fs.readFile('/proc/self/../self/stat').then((s) => (read = s));
+  await Promise.resolve(); // one microtask turn: a promise read (open/fstat/read/close) cannot have finished yet
+  assert.match(read ?? '', new RegExp(`^${process.pid} \\(`));
+  const fds = await fs.readdir('/proc/self/fd');
+  assert.ok(fds.some((e) => e.name === '0' && !e.dir));
+  await assert.rejects(fs.readFile('/proc/self/no-such-file'), { code: 'ENOENT' });
+  await assert.rejects(fs.readdir('/sys/no-such-dir'), { code: 'ENOENT' });
+
+  const dir = mkdtempSync(join(tmpdir(), 'nodelet-hostfs-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'f'), 'x');
+  assert.equal(await fs.readFile(join(dir, 'f')), 'x');
+  // A fixture root re-roots /proc: the path is a plain file under the root then, read as any other.
+  const rooted = createNodeHostFs({ root: dir });
+  await assert.rejects(rooted.readFile('/proc/self/stat'), { code: 'ENOENT' });
+});
