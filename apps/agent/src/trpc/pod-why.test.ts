@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ProbeWorkerInfo } from '@nodelet/core/kubelet';
 import { createStreamHub } from '../streams/hub.ts';
+import type { FlightRecorderApi, RecorderEntry } from '../recorder/types.ts';
 import { FakeKubelet, fakePod } from '../testing/fake-kubelet.ts';
 import { appRouter } from './router.ts';
 
-function setup() {
+function setup(recorder?: FlightRecorderApi) {
   const kubelet = new FakeKubelet();
   const image = fakePod('default', 'bad-image', ['app'], 'Pending');
   image.status!.containerStatuses = [{ name: 'app', image: 'localhost/x:1', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "localhost/x:1"' } } }];
@@ -33,7 +34,7 @@ function setup() {
     lastRun: { time: '', result: 'failure', output: 'HTTP probe failed with statuscode: 503', latencyMs: 2 },
   };
   Object.assign(kubelet, { probes: { list: () => [probe], metrics: async () => ({ contentType: '', body: '' }), requestEveryRun: () => () => {}, everyRun: () => false } });
-  return appRouter.createCaller({ kubelet, streams: createStreamHub(kubelet), user: { name: 't', groups: [] } });
+  return appRouter.createCaller({ kubelet, streams: createStreamHub(kubelet), user: { name: 't', groups: [] }, ...(recorder ? { recorder } : {}) });
 }
 
 test('pods.list carries the why of each pod not Running and Ready; pods.why answers the same for one pod', async () => {
@@ -49,4 +50,20 @@ test('pods.list carries the why of each pod not Running and Ready; pods.why answ
   assert.equal((await call.pods.why({ namespace: 'default', name: 'bad-image' }))?.reason, 'ImagePullBackOff');
   assert.equal(await call.pods.why({ namespace: 'default', name: 'ok' }), null);
   assert.equal(await call.pods.why({ namespace: 'default', name: 'missing' }), null);
+});
+
+test('with the flight recorder, a failing probe has failed since its span of failures began', async () => {
+  const span: RecorderEntry = {
+    id: 7, time: new Date(Date.now() - 300_000).toISOString(), count: 300, kind: 'probe', podUID: 'uid-default-web',
+    container: 'app', reason: 'failure', details: { probeType: 'readiness' },
+  };
+  const asked: unknown[] = [];
+  const recorder: FlightRecorderApi = {
+    query: (q) => (asked.push(q), { entries: [span] }),
+    follow: () => () => {},
+    stats: () => ({ path: '', rows: 1, bytes: 0, queued: 0, dropped: 0, maxBytes: 0, maxAgeMs: 0 }),
+  };
+  const call = setup(recorder);
+  assert.equal((await call.pods.why({ namespace: 'default', name: 'web' }))?.text, 'readiness probe failing for 5 m: HTTP 503 from :8080/healthz');
+  assert.deepEqual(asked, [{ podUID: 'uid-default-web', kinds: ['probe'], order: 'desc', limit: 50 }]);
 });

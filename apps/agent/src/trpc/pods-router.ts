@@ -13,13 +13,13 @@ export const podsRouter = router({
     .input(z.object({ namespace: z.string().optional() }).optional())
     .query(({ ctx, input }): PodWithWhy[] => {
       const pods = ctx.kubelet.getPods();
-      return podsWithWhy(ctx.kubelet, input?.namespace ? pods.filter((p) => p.metadata?.namespace === input.namespace) : pods);
+      return podsWithWhy(ctx.kubelet, input?.namespace ? pods.filter((p) => p.metadata?.namespace === input.namespace) : pods, Date.now(), ctx.recorder);
     }),
   why: publicProcedure
     .input(z.object({ namespace: z.string(), name: z.string() }))
     .query(({ ctx, input }): PodWhy | null => {
       const pod = ctx.kubelet.getPod(input.namespace, input.name);
-      return pod ? (podWhy(ctx.kubelet, pod) ?? null) : null;
+      return pod ? (podWhy(ctx.kubelet, pod, Date.now(), ctx.recorder) ?? null) : null;
     }),
   get: publicProcedure
     .input(z.object({ namespace: z.string(), name: z.string() }))

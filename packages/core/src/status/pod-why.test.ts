@@ -105,6 +105,12 @@ const cases: Array<{ name: string; pod: V1Pod; facts?: WhyFacts; want: string | 
     reason: 'NotReady',
   },
   {
+    name: 'readiness probe failing: the recorder\'s span of failures says for how long when given',
+    pod: pod({ phase: 'Running', conditions: notReady, containerStatuses: [cs('app', { started: true, state: { running: {} } })] }),
+    facts: { probes: [{ container: 'app', probeType: 'readiness', target: 'web:8080', lastResult: 'failure', consecutive: 2, periodSeconds: 10, failingForMs: 600_000, output: 'dial tcp 10.89.1.5:8080: connect: connection refused' }] },
+    want: 'readiness probe failing for 10 m: dial tcp 10.89.1.5:8080: connect: connection refused (web:8080)',
+  },
+  {
     name: 'readiness probe with no failure known yet',
     pod: pod({ phase: 'Running', conditions: notReady, containerStatuses: [cs('app', { started: true, state: { running: {} } })] }, { containers: [{ name: 'app', readinessProbe: { exec: { command: ['true'] } } }] }),
     want: 'container `app` is not ready yet (readiness probe)',

@@ -26,6 +26,8 @@ export interface WhyProbe {
   lastResult?: string;
   consecutive?: number;
   periodSeconds?: number;
+  /** How long it has failed when known better (the flight recorder's span of failures); else runs × period. */
+  failingForMs?: number;
   output?: string;
 }
 
@@ -169,7 +171,7 @@ function imageRetry(pulled: WhyEvent | undefined, now: number | undefined): numb
 function probeWhy(facts: WhyFacts, container: string, type: WhyProbe['probeType']): PodWhy | undefined {
   const p = facts.probes?.find((x) => x.container === container && x.probeType === type);
   if (!p || p.lastResult !== 'failure') return undefined;
-  const forMs = p.consecutive ? p.consecutive * (p.periodSeconds ?? 10) * 1000 : undefined;
+  const forMs = p.failingForMs ?? (p.consecutive ? p.consecutive * (p.periodSeconds ?? 10) * 1000 : undefined);
   const out = (p.output ?? '').trim().split('\n')[0]!.slice(0, 120);
   const http = /^HTTP probe failed with statuscode: (\d+)/.exec(out);
   const where = (p.target ?? '').replace(/^https?:\/\//, '');
