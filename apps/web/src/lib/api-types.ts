@@ -48,3 +48,4 @@ export type {
   GcPolicies,
 } from '@nodelet/agent/types';
 export type { PressureBusEvent, GcBusEvent } from '@nodelet/agent/types';
+export type { ImageInventory, ImageInventoryItem } from '@nodelet/agent/types';

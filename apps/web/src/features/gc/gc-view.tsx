@@ -49,18 +49,20 @@ function ResultCard({ kind, row, error }: { kind: GcKind; row: GcRow | undefined
 export function GcView() {
   const gc = useGc();
   const now = useNow();
-  const lastKind: GcKind | undefined = gc.images.submittedAt >= gc.containers.submittedAt ? (gc.images.submittedAt ? 'images' : undefined) : 'containers';
-  const m = lastKind === 'images' ? gc.images : lastKind === 'containers' ? gc.containers : undefined;
+  const im = gc.images.mutation;
+  const cm = gc.containers.mutation;
+  const lastKind: GcKind | undefined = im.submittedAt >= cm.submittedAt ? (im.submittedAt ? 'images' : undefined) : 'containers';
+  const m = lastKind === 'images' ? im : lastKind === 'containers' ? cm : undefined;
   const row = m?.data ? { id: 'r', kind: lastKind!, trigger: 'manual', ...m.data } : undefined;
   return (
     <div className="stack" data-testid="gc-page">
       <Panel title="Garbage collection">
         <div className="gc-actions">
-          <button type="button" className="btn btn-primary" data-testid="gc-images-button" disabled={gc.images.isPending} onClick={() => gc.images.mutate()}>
-            {gc.images.isPending ? 'Collecting images…' : 'Run image GC'}
+          <button type="button" className="btn btn-primary" data-testid="gc-images-button" disabled={gc.images.isRunning} onClick={gc.images.run}>
+            {gc.images.isRunning ? 'Collecting images…' : 'Run image GC'}
           </button>
-          <button type="button" className="btn btn-primary" data-testid="gc-containers-button" disabled={gc.containers.isPending} onClick={() => gc.containers.mutate()}>
-            {gc.containers.isPending ? 'Collecting containers…' : 'Run container GC'}
+          <button type="button" className="btn btn-primary" data-testid="gc-containers-button" disabled={gc.containers.isRunning} onClick={gc.containers.run}>
+            {gc.containers.isRunning ? 'Collecting containers…' : 'Run container GC'}
           </button>
           <span className="muted small">Image GC removes every unused image older than the minimum age; container GC removes the dead containers and sandboxes the policy allows.</span>
         </div>

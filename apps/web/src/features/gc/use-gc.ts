@@ -1,15 +1,15 @@
 'use client';
 import { useEffect, useMemo, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { GcBusEvent } from '../../lib/api-types.ts';
 import { useTRPC } from '../../lib/trpc.ts';
 import { useLive } from '../live/live-provider.tsx';
 import { mergeGcRows, rowFromEvent, rowFromResult, type GcKind, type GcRow } from './gc-model.ts';
+import { useGcTrigger, type GcRun } from './use-gc-trigger.ts';
 
 /** GC controls (gc.images / gc.containers mutations), policies, and the run history (events + results). */
 export function useGc() {
   const trpc = useTRPC();
-  const qc = useQueryClient();
   const { subscribe } = useLive();
   const policies = useQuery(trpc.gc.policies.queryOptions(undefined, { staleTime: 60_000 }));
   const last = useQuery(trpc.gc.last.queryOptions(undefined, { refetchInterval: 30_000 }));
@@ -25,12 +25,9 @@ export function useGc() {
     [subscribe],
   );
 
-  const onDone = (kind: GcKind) => (r: { removed: string[]; freedBytes: number; errors: string[]; time: string }) => {
-    setMine((old) => [rowFromResult(kind, r), ...old].slice(0, 100));
-    void qc.invalidateQueries({ queryKey: trpc.gc.last.queryKey() });
-  };
-  const images = useMutation(trpc.gc.images.mutationOptions({ onSuccess: onDone('images') }));
-  const containers = useMutation(trpc.gc.containers.mutationOptions({ onSuccess: onDone('containers') }));
+  const onDone = (kind: GcKind) => (r: GcRun) => setMine((old) => [rowFromResult(kind, r), ...old].slice(0, 100));
+  const images = useGcTrigger('images', onDone('images'));
+  const containers = useGcTrigger('containers', onDone('containers'));
 
   const history = useMemo(() => {
     const fromRecent = (recent.data ?? []).filter((e): e is GcBusEvent => e.type === 'gc').map(rowFromEvent);

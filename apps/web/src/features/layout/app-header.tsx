@@ -4,12 +4,14 @@ import { usePathname } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '../../lib/trpc.ts';
 import { useLive } from '../live/live-provider.tsx';
+import { ThemeToggle } from './theme-toggle.tsx';
 
 const LINKS = [
   { href: '/', label: 'Node & pods' },
   { href: '/events', label: 'Lifecycle tail' },
   { href: '/recorder', label: 'Recorder' },
   { href: '/containers', label: 'Containers' },
+  { href: '/images', label: 'Images' },
   { href: '/gc', label: 'GC' },
   { href: '/nodes', label: 'Nodes' },
 ];
@@ -40,6 +42,7 @@ export function AppHeader() {
         <span className="dot" aria-hidden />
         {live.state}
       </span>
+      <ThemeToggle />
       <form method="post" action="/sign-out" className="sign-out">
         <button type="submit" data-testid="sign-out" title="End this console session">Sign out</button>
       </form>

@@ -19,6 +19,8 @@ const EVERY_RUN = 'probes:everyRun';
 
 export interface LiveValue {
   state: ConnectionState;
+  /** socket.io reconnection attempts since the connection dropped (0 while live). */
+  attempt: number;
   node?: NodeSummary;
   /** Changes when the agent restarted: event buffers should reset. */
   epoch: number;
@@ -39,6 +41,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Set<Listener>());
   const session = useRef(INITIAL_SESSION);
   const [state, setState] = useState<ConnectionState>('connecting');
+  const [attempt, setAttempt] = useState(0);
   const [node, setNode] = useState<NodeSummary>();
   const [epoch, setEpoch] = useState(0);
   const socketRef = useRef<NodeletSocket | null>(null);
@@ -59,6 +62,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       setNode(h.node);
       setEpoch(plan.next.epoch);
       setState('live');
+      setAttempt(0);
       if (plan.resubscribe) socket.emit('nodelet:subscribe', plan.resubscribe);
       if (plan.resync) void queryClient.invalidateQueries();
     });
@@ -71,7 +75,10 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     });
     socket.on('disconnect', () => setState('reconnecting'));
     socket.on('connect_error', () => setState((s) => (s === 'connecting' ? 'connecting' : 'reconnecting')));
-    socket.io.on('reconnect_attempt', () => setState('reconnecting'));
+    socket.io.on('reconnect_attempt', (n) => {
+      setState('reconnecting');
+      setAttempt(n);
+    });
     return () => {
       socket.removeAllListeners();
       socket.disconnect();
@@ -103,8 +110,8 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ state, node, epoch, subscribe, watchMetrics, requestProbeRuns }),
-    [state, node, epoch, subscribe, watchMetrics, requestProbeRuns],
+    () => ({ state, attempt, node, epoch, subscribe, watchMetrics, requestProbeRuns }),
+    [state, attempt, node, epoch, subscribe, watchMetrics, requestProbeRuns],
   );
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

@@ -1,0 +1,5 @@
+import { ImagesView } from '../../features/images/images-view.tsx';
+
+export default function ImagesPage() {
+  return <ImagesView />;
+}
