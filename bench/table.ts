@@ -6,7 +6,10 @@
 // `--runtime embedded|containerd|both`, `--only start,footprint,exit,stats` (default all), `--quick` (CI's smoke
 // sizes: 1 pod, 3 at once, short windows). Prints markdown (the README's Benchmarks section holds the last one).
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { repoRoot } from '../e2e/harness.ts';
+import { runFootprint } from './footprint.ts';
 import { benchPodStart, startTableRows, sizesFromArgv, type StartSizes } from './pod-start.ts';
 import { compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { table } from './stats.ts';
@@ -29,12 +32,25 @@ export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, b
 
 const load = () => (loadavg()[0] ?? 0).toFixed(1);
 
+/** runFootprint's rows (FOOTPRINT_HEADER: process, runtime, phase, RSS p50, RSS p99, CPU %, CPU p99, load) as table rows. */
+function footprintRows(runtime: string, rows: string[][]): string[][] {
+  return rows.map(([proc = '', , phase = '', rssP50 = '', , cpu = '', , l = '']) => {
+    const what = phase.startsWith('idle') ? 'idle, 0 pods' : `steady, ${phase}`;
+    return [runtime, `${what}: ${proc} CPU / RSS`, '—', `${cpu} % / ${rssP50} MiB`, '', Number(l).toFixed(1)];
+  });
+}
+
 /** One runtime's block of rows. */
 export async function runtimeRows(rt: RuntimeUnderTest, o: TableOptions): Promise<string[][]> {
   const rows: string[][] = [];
   if (o.sections.includes('start')) rows.push(...startTableRows(rt.name, await benchPodStart(rt, o.start)));
-  const pending = { footprint: 'idle / steady CPU and RSS', exit: 'container exit → /pods terminated', stats: 'stats endpoints at 110 pods' };
-  for (const s of ['footprint', 'exit', 'stats'] as const) {
+  if (o.sections.includes('footprint')) {
+    const dist = join(repoRoot, 'dist');
+    const fp = await runFootprint(rt, { pods: o.steadyPods, windowS: o.windowS, settleS: o.settleS, dist, console: false, profileS: 0 });
+    rows.push(...footprintRows(rt.name, fp));
+  }
+  const pending = { exit: 'container exit → /pods terminated', stats: 'stats endpoints at 110 pods' };
+  for (const s of ['exit', 'stats'] as const) {
     if (o.sections.includes(s)) rows.push([rt.name, pending[s], '—', 'not wired yet', '', load()]);
   }
   return rows;

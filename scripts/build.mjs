@@ -29,8 +29,16 @@ const PROTO_ASSETS = [
   ['proto/runtime/v1/api.proto', 'runtime/v1/api.proto'], // proto/load.ts: new URL('./runtime/v1/api.proto', …)
   ['packages/core/src/prober/runners/health.proto', 'health.proto'], // grpc-runner.ts: new URL('./health.proto', …)
 ];
+// The agent's other protos: the device plugin API (proto/deviceplugin/load.ts: `deviceplugin/…` under the CRI
+// include dir, i.e. beside the bundle) and containerd's event service (proto/containerd/load.ts: the include dir is
+// new URL('..', …), one level above the bundle). Without them the compiled agent's device manager failed to start
+// (ENOENT) and its containerd 1.6 event source could not load its service.
+const AGENT_PROTO_ASSETS = [
+  ['proto/deviceplugin/v1beta1/api.proto', 'deviceplugin/v1beta1/api.proto'],
+  ...['services/events/v1/events.proto', 'events/task.proto', 'events/container.proto', 'types/mount.proto'].map((p) => [`proto/containerd/${p}`, `../containerd/${p}`]),
+];
 const BUNDLES = [
-  { dir: 'agent', entries: { main: 'apps/agent/src/main.ts', tail: 'apps/agent/src/tail.ts' }, assets: PROTO_ASSETS },
+  { dir: 'agent', entries: { main: 'apps/agent/src/main.ts', tail: 'apps/agent/src/tail.ts' }, assets: [...PROTO_ASSETS, ...AGENT_PROTO_ASSETS] },
   { dir: 'runtime', entries: { main: 'packages/runtime/src/main.ts' }, assets: PROTO_ASSETS },
   { dir: 'web', entries: { server: 'apps/web/server.ts' }, assets: [] },
 ];

@@ -4,7 +4,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot, waitUntil } from '../../e2e/harness.ts';
 import { benchPodManifest } from '../../bench/runtimes.ts';
@@ -53,6 +53,10 @@ test('npm run build: bundles of the agent, the embedded runtime and the console 
   assert.ok(dynamic.includes('@kubernetes/client-node'), 'API-server mode loads it by import()');
   const compilers = Object.keys(meta.inputs).filter((f) => /node_modules\/(tsx|typescript|esbuild)\//.test(f));
   assert.deepEqual(compilers, [], 'no TypeScript compiler bundled');
+  // The protos the agent loads by path at run time, where its loaders look from the bundle (proto/*/load.ts).
+  for (const p of ['agent/runtime/v1/api.proto', 'agent/deviceplugin/v1beta1/api.proto', 'containerd/services/events/v1/events.proto', 'containerd/events/task.proto', 'containerd/events/container.proto', 'containerd/types/mount.proto']) {
+    assert.ok(existsSync(join(dist, p)), `${p} is in the build`);
+  }
 });
 
 test('the compiled agent runs with plain node, spawns the compiled runtime and runs a static pod', async () => {
@@ -70,6 +74,7 @@ test('the compiled agent runs with plain node, spawns the compiled runtime and r
       const pods = (await (await fetch(`${a.readOnlyUrl}/pods`)).json()) as { items: Array<{ status?: { phase?: string } }> };
       return pods.items[0]?.status?.phase === 'Running';
     }, 60_000);
+    assert.doesNotMatch(a.logTail(1_000_000), /\.proto|include paths/, 'every proto the agent loads is found (device manager included)');
     rmSync(join(a.manifests, 'c.json'));
     await waitUntil('pod removed', async () => ((await (await fetch(`${a.readOnlyUrl}/pods`)).json()) as { items: unknown[] }).items.length === 0, 60_000);
   } catch (e) {
