@@ -51,6 +51,8 @@ export interface Stack {
   /** The agent's console token (its --console-token-file) and the console URL that signs a browser in with it. */
   token: string;
   tokenUrl: string;
+  /** Stops the agent (SIGTERM) and starts it again on the same root dir and ports; the console stays up. */
+  restartAgent(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const ports = { kubelet: await freePort(), readOnly: await freePort(), healthz: await freePort(), console: await freePort() };
   const children: ChildProcess[] = [];
   const agentLog = createWriteStream(join(dir, 'agent.log'));
-  const agent = spawn(
+  const launchAgent = () => spawn(
     process.execPath,
     [
       '--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts'),
@@ -100,9 +102,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  agent.stdout?.pipe(agentLog);
-  agent.stderr?.pipe(agentLog);
-  children.push(agent);
+  const spawnAgent = () => {
+    const a = launchAgent();
+    a.stdout?.pipe(agentLog, { end: false }); // one log across restarts (restartAgent)
+    a.stderr?.pipe(agentLog, { end: false });
+    return a;
+  };
+  children.push(spawnAgent());
   const readOnlyUrl = `http://127.0.0.1:${ports.readOnly}`;
   const consoleUrl = `http://127.0.0.1:${ports.console}`;
   const tokenFile = opts.consoleTokenFile ?? join(rootDir, 'console.token');
@@ -146,7 +152,14 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await stop();
     throw new Error(`${String(e)}\n--- agent log (tail) ---\n${logText}`);
   }
-  return { dir, rootDir, manifests, nodeName, ports, consoleUrl, readOnlyUrl, token, tokenUrl: tokenUrlOf(consoleUrl, token), stop };
+  const restartAgent = async () => {
+    const i = children.findIndex((c) => c.spawnfile === process.execPath && c.spawnargs.includes('--root-dir'));
+    const old = children[i];
+    if (old) await stopChild(old);
+    children[i < 0 ? children.length : i] = spawnAgent();
+    await waitUntil('agent read-only /pods after the restart', async () => (await fetch(`${readOnlyUrl}/pods`)).ok, 90_000);
+  };
+  return { dir, rootDir, manifests, nodeName, ports, consoleUrl, readOnlyUrl, token, tokenUrl: tokenUrlOf(consoleUrl, token), restartAgent, stop };
 }
 
 const tokenUrlOf = (consoleUrl: string, token: string, path = '/') => `${consoleUrl}${path}?token=${encodeURIComponent(token)}`;

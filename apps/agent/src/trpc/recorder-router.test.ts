@@ -63,3 +63,16 @@ test('recorder.query / stats without a recorder → PRECONDITION_FAILED', async 
   await rejects(caller(false).recorder.query({}), 'PRECONDITION_FAILED', /^the flight recorder is off on this node$/);
   assert.equal((await caller().recorder.stats()).rows, MAX_PAGE + 5);
 });
+
+test('recorder.onEntry: the newest rows since `from` of the pod first (oldest first), then new rows as they are written', async () => {
+  const sub = await caller().recorder.onEntry({ podUID: 'u', from: 0 });
+  const it = sub[Symbol.asyncIterator]();
+  const first = await it.next();
+  assert.equal(first.value?.podUID, 'u');
+  for (let i = 1; i < 1000; i++) await it.next(); // the replay: the newest 1000 rows
+  rec.record({ time: new Date().toISOString(), kind: 'backoff', podUID: 'u', reason: 'CrashLoopBackOff' });
+  rec.flush();
+  const live = await it.next();
+  assert.equal(live.value?.kind, 'backoff');
+  await it.return?.(undefined);
+});
