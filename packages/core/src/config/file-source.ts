@@ -31,6 +31,7 @@ export interface FileSourceConfig {
 }
 
 const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
+const STAT_BATCH = 256;
 
 interface Decoded {
   file: string;
@@ -140,7 +141,9 @@ export class FileSource implements PodSource {
       .sort();
     const files: string[] = [];
     const skipped = new Map<string, string>();
-    for (const name of names) {
+    for (const [i, name] of names.entries()) {
+      // A cluttered directory (thousands of entries) is stat'ed in batches: the event loop runs between them.
+      if (i > 0 && i % STAT_BATCH === 0) await new Promise((r) => setImmediate(r));
       const file = join(dir, name);
       let st: Awaited<ReturnType<ManifestFs['stat']>>;
       try {

@@ -2,3 +2,4 @@
 export { checkTypes } from './type-check.ts';
 export { validateTypedPod } from './validation.ts';
 export { validateDnsLabel, validateDnsSubdomain } from './meta-validation.ts';
+export { FileSource } from './file-source.ts'; // bench/manifest-scan.ts measures its scan

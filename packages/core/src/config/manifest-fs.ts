@@ -1,5 +1,5 @@
 /** The file system calls the file source needs, injectable so tests control watch events. */
-import { constants, promises as fsp, watch as fsWatch } from 'node:fs';
+import { constants, promises as fsp, statSync, watch as fsWatch } from 'node:fs';
 
 export interface ManifestFs {
   /**
@@ -19,7 +19,9 @@ export interface ManifestFs {
 export const nodeManifestFs: ManifestFs = {
   async stat(path) {
     try {
-      const s = await fsp.stat(path, { bigint: true });
+      // Synchronous: a stat is a few µs of kernel work, a promise stat ~80 µs of CPU in thread-pool round trips, and
+      // every scan stats each entry (FileSource yields to the event loop between batches of a large directory).
+      const s = statSync(path, { bigint: true });
       return { isDirectory: s.isDirectory(), isFile: s.isFile(), version: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
