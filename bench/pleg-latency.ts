@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
@@ -72,13 +73,13 @@ async function pollUntil(pred: () => Promise<boolean>, ms: number): Promise<numb
   return undefined;
 }
 
-/** One (runtime, mode) run: SAMPLES pods, killed one at a time. */
-async function measure(rt: RuntimeUnderTest, evented: boolean): Promise<{ pods: number[]; socket: number[]; status: number[] }> {
+/** One (runtime, mode) run: `samples` pods, killed one at a time (ms from the kill to each place it is seen). */
+export async function measure(rt: RuntimeUnderTest, evented: boolean, samples = SAMPLES): Promise<{ pods: number[]; socket: number[]; status: number[] }> {
   // A private cgroup root: agents on one host must not garbage-collect each other's pod cgroups.
   const cgroupRoot = `/nodelet-bench-${process.pid}`;
   const extra = [...(rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : []), `--evented-pleg=${evented}`, '--cgroup-root', cgroupRoot];
   const stack = await startStack({ nodeName: 'lat', withConsole: false, extraAgentArgs: extra });
-  const names = Array.from({ length: SAMPLES }, (_, i) => `victim-${i}`);
+  const names = Array.from({ length: samples }, (_, i) => `victim-${i}`);
   const tag = `plat${Date.now().toString(36)}`;
   const out = { pods: [] as number[], socket: [] as number[], status: [] as number[] };
   let sock: Socket | undefined;
@@ -158,4 +159,4 @@ async function main(): Promise<void> {
   console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'p50', 'p99'], rows));
 }
 
-await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { removeCgroupTree, repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { benchPodManifest } from './runtimes.ts';
@@ -101,7 +102,8 @@ async function measure(rt: RuntimeUnderTest, stack: Stack, pid: number, pods: nu
   ];
 }
 
-async function benchRuntime(rt: RuntimeUnderTest, cgroupRoots: string[]): Promise<string[][]> {
+/** One runtime: rows [runtime, pods, cadvisor p50, p99, size, summary p50, p99, CPU idle, CPU busy, RSS] per pod count. */
+export async function benchRuntime(rt: RuntimeUnderTest, cgroupRoots: string[], podCounts = POD_COUNTS): Promise<string[][]> {
   const extra = rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : [];
   const stack = await startStack({ nodeName: 'bench', withConsole: false, extraAgentArgs: extra });
   cgroupRoots.push(`/${basename(stack.dir)}`);
@@ -109,7 +111,7 @@ async function benchRuntime(rt: RuntimeUnderTest, cgroupRoots: string[]): Promis
   let written = 0;
   try {
     const pid = agentPid(stack);
-    for (const pods of POD_COUNTS) {
+    for (const pods of podCounts) {
       for (; written < pods; written++) writeFileSync(join(stack.manifests, `p${written}.json`), manifest(`p${written}`, rt.image));
       await waitUntil(`${pods} pods Running`, async () => (await running(stack)) >= pods, 240_000);
       rows.push(await measure(rt, stack, pid, pods));
@@ -170,4 +172,4 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

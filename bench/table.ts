@@ -12,7 +12,10 @@ import { repoRoot } from '../e2e/harness.ts';
 import { runFootprint } from './footprint.ts';
 import { benchPodStart, startTableRows, sizesFromArgv, type StartSizes } from './pod-start.ts';
 import { compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
-import { table } from './stats.ts';
+import { fmtMs, percentile, table } from './stats.ts';
+import { measure as plegLatency } from './pleg-latency.ts';
+import { benchRuntime as statsEndpoints } from './stats-endpoints.ts';
+import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
 export const TABLE_HEADER = ['runtime', 'measure', 'raw CRI floor', 'Nodelet', 'ratio', 'load 1m'];
 export type Section = 'start' | 'footprint' | 'exit' | 'stats';
@@ -25,10 +28,12 @@ export interface TableOptions {
   steadyPods: number;
   settleS: number;
   windowS: number;
+  /** Container kills for exit → status. */
+  exitSamples: number;
 }
 
-export const FULL: TableOptions = { sections: ALL, start: { singles: 10, bursts: [30, 110] }, steadyPods: 110, settleS: 15, windowS: 60 };
-export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, bursts: [3], warm: false }, steadyPods: 3, settleS: 2, windowS: 3 };
+export const FULL: TableOptions = { sections: ALL, start: { singles: 10, bursts: [30, 110] }, steadyPods: 110, settleS: 15, windowS: 60, exitSamples: 20 };
+export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, bursts: [3], warm: false }, steadyPods: 3, settleS: 2, windowS: 3, exitSamples: 3 };
 
 const load = () => (loadavg()[0] ?? 0).toFixed(1);
 
@@ -49,9 +54,23 @@ export async function runtimeRows(rt: RuntimeUnderTest, o: TableOptions): Promis
     const fp = await runFootprint(rt, { pods: o.steadyPods, windowS: o.windowS, settleS: o.settleS, dist, console: false, profileS: 0 });
     rows.push(...footprintRows(rt.name, fp));
   }
-  const pending = { exit: 'container exit → /pods terminated', stats: 'stats endpoints at 110 pods' };
-  for (const s of ['exit', 'stats'] as const) {
-    if (o.sections.includes(s)) rows.push([rt.name, pending[s], '—', 'not wired yet', '', load()]);
+  if (o.sections.includes('exit')) {
+    const r = await plegLatency(rt, true, o.exitSamples);
+    for (const p of [50, 99]) {
+      rows.push([rt.name, `container exit → /pods terminated (×${r.pods.length}) p${p}`, '—', fmtMs(percentile(r.pods, p)), '', load()]);
+      rows.push([rt.name, `container exit → socket.io podStatus (×${r.status.length}) p${p}`, '—', fmtMs(percentile(r.status, p)), '', load()]);
+    }
+  }
+  if (o.sections.includes('stats')) {
+    const cgroupRoots: string[] = [];
+    try {
+      for (const [, pods = '', cp50 = '', cp99 = '', , sp50 = '', sp99 = ''] of await statsEndpoints(rt, cgroupRoots, [o.steadyPods])) {
+        rows.push([rt.name, `/metrics/cadvisor at ${pods} pods p50 / p99`, '—', `${cp50} / ${cp99}`, '', load()]);
+        rows.push([rt.name, `/stats/summary at ${pods} pods p50 / p99`, '—', `${sp50} / ${sp99}`, '', load()]);
+      }
+    } finally {
+      for (const r of cgroupRoots) removeCgroupRoot(r);
+    }
   }
   return rows;
 }
@@ -69,7 +88,10 @@ async function main(): Promise<void> {
   const runtimes = selectRuntimes(process.argv);
   const rows: string[][] = [];
   try {
-    for (const rt of runtimes) rows.push(...(await runtimeRows(rt, o)));
+    for (const rt of runtimes) {
+      rows.push(...(await runtimeRows(rt, o)));
+      console.error(table(TABLE_HEADER, rows)); // so far: a later runtime's failure keeps these
+    }
   } finally {
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
