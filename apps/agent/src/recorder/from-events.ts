@@ -39,6 +39,9 @@ export class OomSeen {
   }
 }
 
+/** Sync steps whose target is a container (the sandbox steps name the pod). */
+const CONTAINER_ACTIONS = new Set(['StartContainer', 'KillContainer', 'InitContainer']);
+
 function containerOf(fieldPath: string | undefined): string | undefined {
   return fieldPath ? /\{([^}]+)\}/.exec(fieldPath)?.[1] : undefined;
 }
@@ -85,7 +88,7 @@ function fromDecision(e: DecisionBusEvent): RecorderEntryInput[] {
       time: e.time,
       kind: backOff ? 'backoff' : 'sync',
       ...pod,
-      container: s.target,
+      ...(CONTAINER_ACTIONS.has(s.action) ? { container: s.target } : {}),
       reason: s.error ?? s.action,
       ...(s.message ? { message: s.message } : {}),
       details: { action: s.action, ...(s.error ? { error: s.error } : {}), ...(delayMs !== undefined ? { delayMs } : {}) },

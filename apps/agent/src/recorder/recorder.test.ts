@@ -56,7 +56,7 @@ describe('FlightRecorder', () => {
     assert.deepEqual(rows.map((r) => [r.kind, r.reason, r.container ?? '']), [
       ['admission', 'OutOfmemory', ''],
       ['admission', 'Admitted', ''],
-      ['sync', 'CreatePodSandbox', 'crasher'],
+      ['sync', 'CreatePodSandbox', ''],
       ['sync', 'StartContainer', 'app'],
       ['pull', 'Pulling', 'app'],
       ['backoff', 'CrashLoopBackOff', 'app'],

@@ -53,6 +53,14 @@ test('admission refuses what the node cannot run, with the kubelet reason', asyn
     assert.equal(ev?.type === 'k8sEvent' && ev.eventType, 'Warning', tc.name);
     const line = log.records.find((r) => r.msg === 'Pod admission denied');
     assert.deepEqual([line?.pod, line?.reason], [`default/${tc.rejected}`, tc.reason], tc.name);
+    // The verdicts and the sync steps as `decision` events (the flight recorder keeps them).
+    const decisions = k.events.recent({ types: ['decision'] }, 500).flatMap((e) => (e.type === 'decision' ? [e] : []));
+    const verdicts = decisions.filter((d) => d.decision !== 'sync').map((d) => `${d.pod.name} ${d.decision} ${d.reason ?? ''}`.trim());
+    assert.deepEqual(verdicts.sort(), ['a-node1 admit', `${tc.rejected} refuse ${tc.reason}`].sort(), tc.name);
+    const firstSync = decisions.find((d) => d.decision === 'sync');
+    assert.equal(firstSync?.pod.name, 'a-node1', tc.name);
+    assert.deepEqual(firstSync?.steps?.map((st) => st.action), ['CreatePodSandbox', 'StartContainer'], tc.name);
+    assert.equal(firstSync?.steps?.[1]?.target, 'c', tc.name);
     await k.stop();
   }
 });

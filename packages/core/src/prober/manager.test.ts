@@ -146,6 +146,23 @@ test('bus: changes are always published; every run only when asked, rate-limited
   }
 });
 
+test('onRun: every run reaches the listener, unthrottled, while the bus gets only the changes', async () => {
+  const c: V1Container = { name: 'app', image: 'img', readinessProbe: execProbe('readiness') };
+  const { clock, runner, bus, m, pod } = setup([c]);
+  const runs: string[] = [];
+  const stop = m.onRun((r) => runs.push(`${r.pod.uid}/${r.container}/${r.probeType}=${r.result}`));
+  runner.script('readiness', ['s', 's', 's', 'f', 's']);
+  m.addPod(pod);
+  await clock.step(0);
+  for (let i = 0; i < 4; i++) await clock.step(1000);
+  assert.deepEqual(runs, ['s', 's', 's', 'f', 's'].map((r) => `uid-1/app/readiness=${r === 's' ? 'success' : 'failure'}`));
+  assert.deepEqual(bus.events.map((e) => e.result), ['success', 'failure', 'success']);
+  stop();
+  await clock.step(1000);
+  assert.equal(runs.length, 5);
+  m.stop();
+});
+
 test('addPod refuses invalid probes with the API messages and starts no worker', () => {
   const c: V1Container = { name: 'app', image: 'img', livenessProbe: { periodSeconds: -1, successThreshold: 2, exec: { command: ['x'] } } };
   const { m, pod } = setup([c]);
