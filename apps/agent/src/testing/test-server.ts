@@ -10,6 +10,7 @@ import type { AppRouter } from '../trpc/router.ts';
 import type { FakeKubelet } from './fake-kubelet.ts';
 import { tlsEventSource, tlsFetch, type TlsClientOptions } from './https-client.ts';
 import { createTestPki, type TestPki } from './test-pki.ts';
+import type { FlightRecorderApi } from '../recorder/types.ts';
 
 export interface TestServer {
   readonly tp: TestPki;
@@ -32,6 +33,8 @@ export interface TestServerOptions {
   limits?: HttpLimits;
   /** CRI streaming for /exec, /attach, /portForward (default none: 501). */
   cri?: CriStreams;
+  /** The flight recorder behind recorder.* and `nodelet:recorder` (default none: off). */
+  recorder?: FlightRecorderApi;
 }
 
 export async function startTestServer(kubelet: FakeKubelet, opts: TestServerOptions = {}): Promise<TestServer> {
@@ -44,6 +47,7 @@ export async function startTestServer(kubelet: FakeKubelet, opts: TestServerOpti
     ...(opts.consoleToken ? { consoleToken: opts.consoleToken } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
     ...(opts.cri ? { cri: opts.cri } : {}),
+    ...(opts.recorder ? { recorder: opts.recorder } : {}),
     nodeName: 'fake-node',
     anonymousAuth: opts.anonymousAuth ?? false,
     tls: { cert: tp.pki.serving.certPem, key: tp.pki.serving.keyPem, clientCAs: [tp.pki.ca.certPem] },
