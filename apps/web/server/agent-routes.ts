@@ -12,6 +12,7 @@ export type ProcedureType = 'query' | 'mutation' | 'subscription';
 export const PROCEDURES: Readonly<Record<string, ProcedureType>> = {
   'pods.list': 'query',
   'pods.get': 'query',
+  'pods.why': 'query',
   'node.get': 'query',
   'events.recent': 'query',
   'lifecycle.onEvent': 'subscription',
