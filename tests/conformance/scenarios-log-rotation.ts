@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil } from '../../e2e/harness.ts';
 import type { SuiteContext } from './suite-context.ts';
 import type { AgentProcess } from './agent-process.ts';
@@ -18,8 +19,8 @@ export const LOG_ROTATION_ARGS = ['--container-log-max-size', '16Ki', '--contain
 /** About 5 KB a second: numbered 200-byte lines, 5 every 0.2 s (16Ki every ~3 s: each 10 s check rotates). */
 const WRITER = 'i=0; pad=$(printf "%0190d" 0); while true; do for j in 1 2 3 4 5; do i=$((i+1)); echo "line $i $pad"; done; sleep 0.2; done';
 
-/** Follows /containerLogs for `ms`, returning the text received. */
-function follow(a: AgentProcess, pod: string, container: string, ms: number): Promise<string> {
+/** Follows /containerLogs until `until` settles (at most `ms`), returning the text received. */
+function follow(a: AgentProcess, pod: string, container: string, until: Promise<unknown>, ms: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const req = request(`${a.kubeletUrl}/containerLogs/${NS}/${fullName(a, pod)}/${container}?follow=true`, { ...a.tls(), method: 'GET' }, (res) => {
@@ -30,7 +31,12 @@ function follow(a: AgentProcess, pod: string, container: string, ms: number): Pr
     });
     req.on('error', (e) => (text ? resolve(text) : reject(e)));
     req.end();
-    setTimeout(() => req.destroy(), ms);
+    const t = setTimeout(() => req.destroy(), ms);
+    const stop = () => {
+      clearTimeout(t);
+      req.destroy();
+    };
+    until.then(stop, stop);
   });
 }
 
@@ -48,15 +54,20 @@ export function defineLogRotationScenarios(ctx: SuiteContext): void {
       const logPath = (await cri.containerStatus({ containerId: id })).status?.logPath ?? '';
       assert.ok(logPath, 'the runtime reports the log path');
       const files = () => readdirSync(dirname(logPath)).filter((n) => n.startsWith(basename(logPath))).sort();
-      const followed = follow(a, 'logrot', 'w', 28_000);
-      let most = 0;
-      await waitUntil('a gzipped rotation', () => {
-        most = Math.max(most, files().length);
-        return files().some((n) => n.endsWith('.gz'));
-      }, 60_000);
-      assert.ok(most <= 3, `at most containerLogMaxFiles (3) files, saw ${most}`);
-      // A check may be between its rename and the runtime's reopen: the current file comes back within moments.
-      await waitUntil('the current file exists again after the reopen', () => files().includes(basename(logPath)), 10_000);
+      // The follow spans every rotation up to the gzipped one (two at least) and a moment past the last reopen.
+      const rotated = (async () => {
+        let most = 0;
+        await waitUntil('a gzipped rotation', () => {
+          most = Math.max(most, files().length);
+          return files().some((n) => n.endsWith('.gz'));
+        }, 60_000);
+        assert.ok(most <= 3, `at most containerLogMaxFiles (3) files, saw ${most}`);
+        // A check may be between its rename and the runtime's reopen: the current file comes back within moments.
+        await waitUntil('the current file exists again after the reopen', () => files().includes(basename(logPath)), 10_000);
+        await sleep(2_000);
+      })();
+      const followed = follow(a, 'logrot', 'w', rotated, 70_000);
+      await rotated;
       const names = files();
       for (const n of names.filter((x) => x !== basename(logPath))) assert.match(n, /^\d+\.log\.\d{8}-\d{6}(\.gz(\.tmp)?)?$/); // .tmp: a compression in progress
       const gz = names.find((n) => n.endsWith('.gz')) ?? '';
