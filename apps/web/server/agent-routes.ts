@@ -36,6 +36,8 @@ export const PROCEDURES: Readonly<Record<string, ProcedureType>> = {
   'gc.containers': 'mutation',
   'gc.last': 'query',
   'gc.policies': 'query',
+  'images.list': 'query',
+  'images.gcRunning': 'query',
   'recorder.query': 'query',
   'recorder.stats': 'query',
   'recorder.onEntry': 'subscription',
