@@ -43,8 +43,11 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, stack);
 });
 
+/** A full-page screenshot in the test's output folder, attached to the report. */
 async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
-  await info.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+  const path = info.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await info.attach(name, { path, contentType: 'image/png' });
 }
 
 const points = async (page: Page, id: string) => Number((await page.getByTestId(id).getAttribute('data-points')) ?? 0);
