@@ -11,7 +11,7 @@ export function isShortcutTarget(e: KeyboardEvent): boolean {
 
 /**
  * The pod list's keys: j / k move the selection, / focuses the search box, Enter opens the selected pod, Esc in
- * the search box leaves it (the selection keys work again).
+ * the search box leaves it, keeping the search (the selection keys work again).
  */
 export function useListKeyboard(o: { search: RefObject<HTMLInputElement | null>; move: (delta: number) => void; open: () => void }) {
   const latest = useRef(o);
@@ -20,6 +20,7 @@ export function useListKeyboard(o: { search: RefObject<HTMLInputElement | null>;
     const onKey = (e: KeyboardEvent) => {
       const { search, move, open } = latest.current;
       if (e.key === 'Escape' && e.target === search.current) {
+        e.preventDefault(); // a search field's own Esc would clear it: Esc leaves the box, the filter stays
         search.current?.blur();
         return;
       }
