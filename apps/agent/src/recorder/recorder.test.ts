@@ -88,6 +88,26 @@ describe('FlightRecorder', () => {
     rec.close();
   });
 
+  it('folds the back-off a waiting container reports on every sync into one row; its next start opens the next', () => {
+    const { rec, publish, clock } = setup();
+    const backOff = (delay: string) => publish({ type: 'decision', pod, decision: 'sync', steps: [{ action: 'StartContainer', target: 'app', error: 'CrashLoopBackOff', message: `back-off ${delay} restarting failed container=app pod=crasher_default(uid-1)` }] });
+    backOff('10s');
+    clock.step(2000);
+    backOff('10s');
+    clock.step(2000);
+    backOff('10s');
+    publish({ type: 'pleg', pod, pleg: 'ContainerStarted', containerId: 'c2', containerName: 'app' });
+    backOff('20s');
+    backOff('20s');
+    publish({ type: 'pleg', pod, pleg: 'ContainerStarted', containerId: 'c3', containerName: 'app' });
+    backOff('20s');
+    rec.flush();
+    const rows = rec.query({ kinds: ['backoff'] }).entries;
+    assert.deepEqual(rows.map((r) => [r.details?.delayMs, r.count]), [[10_000, 3], [20_000, 2], [20_000, 1]]);
+    assert.equal(Date.parse(rows[0]?.last ?? '') - Date.parse(rows[0]?.time ?? ''), 4000);
+    rec.close();
+  });
+
   it('a full queue drops the oldest rows and counts them; recording never waits for the store', () => {
     const { rec, publish } = setup(5);
     for (let i = 0; i < 8; i++) publish({ type: 'decision', pod, decision: 'refuse', reason: `R${i}` });

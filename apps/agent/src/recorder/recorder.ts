@@ -9,7 +9,7 @@ import type { ProbesApi } from '@nodelet/core/kubelet';
 import type { Clock, Logger } from '@nodelet/core/util';
 import { entriesFromEvent, OomSeen } from './from-events.ts';
 import { checkQuery } from './query.ts';
-import { ProbeSpans, type ProbeRunInput } from './spans.ts';
+import { BackOffSpans, ProbeSpans, type ProbeRunInput } from './spans.ts';
 import { pendingEntry, RecorderStore, type OpenDatabase, type PendingRow } from './store.ts';
 import type { FlightRecorderApi, RecorderEntry, RecorderEntryInput, RecorderFollow, RecorderPage, RecorderQuery, RecorderStats } from './types.ts';
 
@@ -49,6 +49,7 @@ export class FlightRecorder implements FlightRecorderApi {
   private readonly store: RecorderStore;
   private readonly queue = new Set<PendingRow>();
   private readonly spans = new ProbeSpans();
+  private readonly backOffs = new BackOffSpans();
   private readonly oom = new OomSeen();
   private readonly followers = new Set<Follower>();
   private readonly releases: Array<() => void> = [];
@@ -91,8 +92,15 @@ export class FlightRecorder implements FlightRecorderApi {
       if (probesFromBus) this.probeRun(e);
       return;
     }
-    if (e.type === 'podConfig' && (e.op === 'REMOVE' || e.op === 'DELETE')) this.spans.forgetPod(e.pod.uid);
-    for (const entry of entriesFromEvent(e, this.oom)) this.record(entry);
+    if (e.type === 'podConfig' && (e.op === 'REMOVE' || e.op === 'DELETE')) {
+      this.spans.forgetPod(e.pod.uid);
+      this.backOffs.forgetPod(e.pod.uid);
+    }
+    for (const entry of entriesFromEvent(e, this.oom)) {
+      if (entry.kind === 'container' && entry.reason === 'ContainerStarted') this.backOffs.close(entry.podUID, entry.container);
+      if (entry.kind === 'backoff') this.enqueue(this.backOffs.add(entry, this.timeOf(entry)));
+      else this.record(entry);
+    }
   }
 
   probeRun(run: ProbeRunInput): void {
@@ -100,8 +108,12 @@ export class FlightRecorder implements FlightRecorderApi {
   }
 
   record(entry: RecorderEntryInput): void {
-    const timeMs = Date.parse(entry.time);
-    this.enqueue({ entry, timeMs: Number.isFinite(timeMs) ? timeMs : this.deps.clock.now(), count: entry.count ?? 1 });
+    this.enqueue({ entry, timeMs: this.timeOf(entry), count: entry.count ?? 1 });
+  }
+
+  private timeOf(entry: RecorderEntryInput): number {
+    const ms = Date.parse(entry.time);
+    return Number.isFinite(ms) ? ms : this.deps.clock.now();
   }
 
   private enqueue(row: PendingRow): void {

@@ -11,6 +11,7 @@ describe('timeline model', () => {
     const l = toTimelineLine(e({ kind: 'backoff', container: 'app', reason: 'CrashLoopBackOff', message: 'back-off 40s restarting failed container=app pod=c_default(u)', details: { delayMs: 40_000 } }));
     assert.deepEqual([l.label, l.summary, l.tone], ['back-off 40s', 'app: back-off 40s restarting failed container=app pod=c_default(u)', 'warn']);
     assert.equal(toTimelineLine(e({ kind: 'backoff', details: { delayMs: 300_000 } })).label, 'back-off 5m');
+    assert.equal(toTimelineLine(e({ kind: 'backoff', count: 4, details: { delayMs: 300_000 } })).label, 'back-off 5m ×4', 'the sync attempts of one back-off, folded');
   });
 
   it('a probe span: type, result and count; the span end kept when it differs', () => {

@@ -44,7 +44,7 @@ function summaryOf(e: RecorderEntry): { label: string; summary: string; tone: To
       return { label: `${type} ${e.reason ?? ''}${span}`, summary: `${c}${e.message ?? (e.reason === 'success' ? 'probe succeeded' : '')}`, tone };
     }
     case 'backoff':
-      return { label: `back-off ${ms(d.delayMs)}`.trim(), summary: `${c}${e.message ?? ''}`, tone: 'warn' };
+      return { label: `back-off ${ms(d.delayMs)}${e.count > 1 ? ` ×${e.count}` : ''}`.replace('  ', ' ').trim(), summary: `${c}${e.message ?? ''}`, tone: 'warn' };
     case 'admission':
       return { label: e.reason ?? 'admission', summary: e.message ?? (e.reason === 'Admitted' ? 'admitted to the node' : ''), tone: e.reason === 'Admitted' ? 'ok' : 'bad' };
     case 'sync': {
