@@ -1,7 +1,8 @@
 /**
  * The real `kubectl` (SPDY/3.1 and WebSocket clients) through the API server TEST DOUBLE → a real agent on
  * 10250 → the embedded runtime's CRI streaming server: `kubectl port-forward` + an HTTP GET through it,
- * `kubectl exec` (plain, -i with stdin, -t with a pty), `kubectl attach -i` to a container created with stdin.
+ * `kubectl exec` (plain, -i with stdin, -t with a pty), `kubectl attach -i` to a container created with stdin, and
+ * `kubectl logs --previous` of a crash-looping container (the double proxies pods/log to the kubelet's containerLogs).
  * Skipped (with the reason) when /usr/bin/kubectl is absent.
  * Run: node --import tsx --test apps/agent/src/streams-kubectl.integration.test.ts
  */
@@ -21,6 +22,8 @@ const skip = !existsSync(KUBECTL) && 'kubectl is not installed';
 const HTTP = "require('node:http').createServer((q, s) => s.end('hello from ' + q.url)).listen(8080, '127.0.0.1')";
 const ECHO = 'while read -r l; do echo "got $l"; done; echo "stdin closed"';
 const TERM = 'tty; while read -r l; do echo "got $l"; stty size; done';
+// Counts its instances in an emptyDir (kept across restarts), says which one it is, and fails.
+const CRASH = 'n=$(cat /d/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /d/n; echo "crash instance $n"; echo exiting; exit 3';
 
 let api: ApiServerDouble;
 let n: NodeAgent;
@@ -51,6 +54,12 @@ describe('kubectl against the API server double and the embedded runtime', { ski
         ...TRANSPORTS.map((_, i) => ({ name: `echo${i}`, ...image, command: ['sh', '-c', ECHO], stdin: true, stdinOnce: true })),
       ] },
     });
+    api.store.create({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'crash', namespace: 'default' },
+      spec: { nodeName: 'node-k', terminationGracePeriodSeconds: 1, volumes: [{ name: 'd', emptyDir: {} }], containers: [
+        { name: 'main', ...image, command: ['sh', '-c', CRASH], volumeMounts: [{ name: 'd', mountPath: '/d' }] },
+      ] },
+    });
     await eventually(async () => {
       const p = api.store.get('pods', 'default', 'web') as V1Pod | undefined;
       return p?.status?.containerStatuses?.every((s) => s.state?.running) && p.status.containerStatuses.length === 2 + TRANSPORTS.length ? true : undefined;
@@ -60,6 +69,29 @@ describe('kubectl against the API server double and the embedded runtime', { ski
   after(async () => {
     await n?.cleanup();
     await api?.stop();
+  });
+
+  // #16: `kubectl logs --previous` through the API server (pods/log → the kubelet's /containerLogs?previous=true).
+  it('kubectl logs --previous prints the output of the crashed instance named by lastState.terminated', async () => {
+    const last = await eventually(async () => {
+      const s = (api.store.get('pods', 'default', 'crash') as V1Pod | undefined)?.status?.containerStatuses?.[0];
+      return s?.lastState?.terminated ? s : undefined;
+    }, 60_000, 'crash restarted');
+    const r = await kubectl(['logs', 'crash', '-c', 'main', '--previous']);
+    assert.equal(r.code, 0, r.err);
+    const m = /^crash instance (\d+)\nexiting\n$/.exec(r.out);
+    assert.ok(m, `one whole instance's output: ${JSON.stringify(r.out)}`);
+    assert.ok(Number(m[1]) >= 1, `${m[1]} (restartCount ${last.restartCount})`);
+    // with timestamps (forwarded by the double): the same lines, each after an RFC3339Nano time
+    const ts = await kubectl(['logs', 'crash', '-c', 'main', '--previous', '--timestamps']);
+    assert.match(ts.out, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z crash instance \d+\n\S+ exiting\n$/);
+    // bad input is refused by the API server as the real one does
+    const bad = await kubectl(['logs', 'crash', '-c', 'nope']);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.err, /container nope is not valid for pod crash/);
+    // gone before the other tests (a container restarting while the node is torn down would race its cleanup)
+    api.store.delete('pods', 'default', 'crash');
+    await eventually(async () => (api.store.get('pods', 'default', 'crash') ? undefined : true), 30_000, 'crash pod deleted');
   });
 
   TRANSPORTS.forEach((t, i) => {

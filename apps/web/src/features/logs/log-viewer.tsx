@@ -15,7 +15,7 @@ import { displayText } from './log-window.ts';
 import { useLogStream, type StreamState } from './use-log-stream.ts';
 import styles from './logs.module.css';
 
-function StatusLine({ state, kept, dropped, maxLines }: { state: StreamState; kept: number; dropped: number; maxLines: number }) {
+function StatusLine({ state, kept, dropped, maxLines, onReload }: { state: StreamState; kept: number; dropped: number; maxLines: number; onReload(): void }) {
   const phase =
     state.phase === 'streaming' ? 'live' : state.phase === 'ended' ? 'complete' : state.phase === 'loading' ? 'loading…' : state.phase === 'error' ? `error ${state.status || ''}`.trim() : 'idle';
   return (
@@ -28,6 +28,7 @@ function StatusLine({ state, kept, dropped, maxLines }: { state: StreamState; ke
         </span>
       ) : null}
       {state.phase === 'error' ? <span className="error-text" role="alert" data-testid="log-error">{state.message}</span> : null}
+      {state.phase === 'ended' || state.phase === 'error' ? <button type="button" className="btn btn-small" onClick={onReload} data-testid="log-reload">Reload</button> : null}
     </div>
   );
 }
@@ -57,6 +58,7 @@ export function LogViewer({ target, containers, initial, maxLines = DEFAULT_MAX_
   const [wrap, setWrap] = useState(false);
   const [query, setQuery] = useState('');
   const [matchIndex, setMatchIndex] = useState(0);
+  const [reload, setReload] = useState(0);
 
   const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(() => {
     const c = logUrl(target, initial);
@@ -66,7 +68,7 @@ export function LogViewer({ target, containers, initial, maxLines = DEFAULT_MAX_
     const c = logUrl(target, form);
     return c.ok ? c.url : null;
   }, [target, form]);
-  const { buffer, state, version } = useLogStream(url, maxLines);
+  const { buffer, state, version } = useLogStream(url, maxLines, reload);
   useEffect(() => rememberInUrl(form), [form]);
   // A wrong value is named beside its field; the log on screen stays until a right one is applied.
   const apply = (next: LogForm) => {
@@ -114,7 +116,7 @@ export function LogViewer({ target, containers, initial, maxLines = DEFAULT_MAX_
         onStep={step}
         onDownload={download}
       />
-      <StatusLine state={state} kept={lines.length} dropped={buffer.dropped} maxLines={buffer.maxLines} />
+      <StatusLine state={state} kept={lines.length} dropped={buffer.dropped} maxLines={buffer.maxLines} onReload={() => setReload((n) => n + 1)} />
       <LogLines lines={lines} texts={texts} showTimestamps={showTimestamps} wrap={wrap} query={query} current={current} version={version} />
     </div>
   );

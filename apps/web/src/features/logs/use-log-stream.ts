@@ -17,7 +17,8 @@ export type StreamState =
   | { phase: 'ended' }
   | { phase: 'error'; status: number; message: string };
 
-export function useLogStream(url: string | null, maxLines?: number): { buffer: LogBuffer; state: StreamState; version: number } {
+/** `reload`: a new value asks again for the same URL (e.g. after a followed log ended when its container stopped). */
+export function useLogStream(url: string | null, maxLines?: number, reload = 0): { buffer: LogBuffer; state: StreamState; version: number } {
   const [buffer, setBuffer] = useState(() => new LogBuffer(maxLines));
   const [state, setState] = useState<StreamState>({ phase: 'idle' });
   const [version, setVersion] = useState(0);
@@ -68,7 +69,7 @@ export function useLogStream(url: string | null, maxLines?: number): { buffer: L
       if (frame.current !== null) cancelAnimationFrame(frame.current);
       frame.current = null;
     };
-  }, [url, maxLines]);
+  }, [url, maxLines, reload]);
 
   return { buffer, state, version };
 }
