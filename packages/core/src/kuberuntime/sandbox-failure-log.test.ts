@@ -32,7 +32,7 @@ test('FailedCreatePodSandBox on every retry, one log line per distinct error', a
     assert.equal(r.error?.reason, 'CreatePodSandboxError');
   }
   assert.equal(events.filter((e) => e.startsWith('Warning FailedCreatePodSandBox: Failed to create pod sandbox: ')).length, 5);
-  assert.ok(events[0]!.endsWith(full), events[0]);
+  assert.ok(events[0]!.endsWith(full), String(events[0]));
   const logged = () => log.records.filter((r) => r.msg === 'CreatePodSandbox for pod failed').map((r) => String(r.err));
   assert.equal(logged().length, 3, 'full, busy, full again');
   assert.match(logged()[0]!, /^Failed to create sandbox for pod "web_default\(uid-web\)": .*no free \/24 left/);
