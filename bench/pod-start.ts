@@ -31,6 +31,8 @@ export interface StartRow {
   agent: number[];
   raw: number[];
   load: number;
+  /** Why the scenario did not finish (its figures are then missing). */
+  error?: string;
 }
 
 async function podPhases(agent: AgentProcess): Promise<Map<string, string>> {
@@ -152,23 +154,40 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
       await criStart(c, logDir, ['warm-raw'], rt.image).then((r) => criClean(c, r.sandboxes));
     }
 
+    // A scenario that fails (a CRI deadline on an overloaded machine) is a row saying so; the runtime may hold
+    // its leftovers, so the scenarios after it are not run.
+    const scenario = async (row: StartRow, run: () => Promise<void>): Promise<boolean> => {
+      try {
+        await run();
+      } catch (e) {
+        row.error = String(e).split('\n')[0]?.slice(0, 160);
+        console.error(`${rt.name} ${row.label}: ${String(e)}\n--- agent log (tail) ---\n${agent.logTail()}`);
+      }
+      row.load = loadavg()[0] ?? 0;
+      rows.push(row);
+      return row.error === undefined;
+    };
     const single: StartRow = { label: '1 pod', kind: 'single', agent: [], raw: [], load: 0 };
-    for (let i = 0; i < sizes.singles; i++) {
-      single.agent.push(...(await agentStart(agent, [`one-${i}`], rt.image)));
-      await agentClean(agent, c, [`one-${i}`]);
-      const raw = await criStart(c, logDir, [`raw-one-${i}`], rt.image);
-      single.raw.push(...raw.ms);
-      await criClean(c, raw.sandboxes);
-    }
-    single.load = loadavg()[0] ?? 0;
-    if (sizes.singles > 0) rows.push(single);
+    let ok = sizes.singles === 0 || await scenario(single, async () => {
+      for (let i = 0; i < sizes.singles; i++) {
+        single.agent.push(...(await agentStart(agent, [`one-${i}`], rt.image)));
+        await agentClean(agent, c, [`one-${i}`]);
+        const raw = await criStart(c, logDir, [`raw-one-${i}`], rt.image);
+        single.raw.push(...raw.ms);
+        await criClean(c, raw.sandboxes);
+      }
+    });
     for (const n of sizes.bursts) {
+      if (!ok) break;
       const names = Array.from({ length: n }, (_, i) => `burst${n}-${i}`);
-      const agentMs = await agentStart(agent, names, rt.image);
-      await agentClean(agent, c, names);
-      const raw = await criStart(c, logDir, names.map((x) => `raw-${x}`), rt.image);
-      await criClean(c, raw.sandboxes);
-      rows.push({ label: `${n} at once`, kind: 'burst', agent: agentMs, raw: raw.ms, load: loadavg()[0] ?? 0 });
+      const row: StartRow = { label: `${n} at once`, kind: 'burst', agent: [], raw: [], load: 0 };
+      ok = await scenario(row, async () => {
+        row.agent = await agentStart(agent, names, rt.image);
+        await agentClean(agent, c, names);
+        const raw = await criStart(c, logDir, names.map((x) => `raw-${x}`), rt.image);
+        row.raw = raw.ms;
+        await criClean(c, raw.sandboxes);
+      });
     }
   } catch (e) {
     throw new Error(`${String(e)}\n--- agent log (tail) ---\n${agent.logTail()}`);
@@ -187,7 +206,9 @@ export function startTableRows(runtime: string, rows: StartRow[]): string[][] {
   const out: string[][] = [];
   for (const r of rows) {
     const load = r.load.toFixed(1);
-    if (r.kind === 'single') {
+    if (r.error !== undefined) {
+      out.push([runtime, r.label, 'n/a', `failed: ${r.error}`, '', load]);
+    } else if (r.kind === 'single') {
       for (const p of [50, 99]) {
         const a = percentile(r.agent, p);
         const b = percentile(r.raw, p);
