@@ -164,6 +164,7 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
       const m = await measure(procs, o.windowS);
       for (const [name, u] of Object.entries(m.usage)) {
         rows.push([name, rt.name, phase, u.rssP50.toFixed(0), u.rssP99.toFixed(0), u.cpuPct.toFixed(2), u.cpuP99.toFixed(1), m.load.toFixed(2)]);
+        console.error(`  ${rows.at(-1)?.join(' | ')}`); // kept when a later phase fails
       }
       console.error(`${rt.name} ${phase}: measured`);
       if (o.profileDir) await profile(o.profileDir, `${rt.name}-${o.pods}-${phase.split(',')[0]?.replace(/\W+/g, '')}`, logs, o.profileS);

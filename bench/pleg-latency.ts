@@ -3,14 +3,16 @@
 // podStatus event showing it terminated (the status manager's publication, free of /pods polling cost). p50/p99,
 // with the evented PLEG and with relist only (--evented-pleg=false, 1 s relist), on the embedded runtime and on
 // containerd (root + containerd installed), in one run. `--runtime embedded|containerd|both`,
-// `--pleg evented|relist|both` (default both), SAMPLES env (20).
+// `--pleg evented|relist|both` (default both), SAMPLES env (20). Under load: `--pods N` keeps N more pods running
+// (a `sleep` loop each) beside the victims, `--clients N` connects N socket.io clients (all listen; the socket.io
+// figures pool every client's receipt); the load average is printed beside each row.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
-import { selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
@@ -74,22 +76,40 @@ async function pollUntil(pred: () => Promise<boolean>, ms: number): Promise<numb
 }
 
 /** One (runtime, mode) run: `samples` pods, killed one at a time (ms from the kill to each place it is seen). */
-export async function measure(rt: RuntimeUnderTest, evented: boolean, samples = SAMPLES): Promise<{ pods: number[]; socket: number[]; status: number[] }> {
+export async function measure(
+  rt: RuntimeUnderTest,
+  evented: boolean,
+  samples = SAMPLES,
+  load: { pods?: number; clients?: number } = {},
+): Promise<{ pods: number[]; socket: number[]; status: number[]; load: number }> {
   // A private cgroup root: agents on one host must not garbage-collect each other's pod cgroups.
   const cgroupRoot = `/nodelet-bench-${process.pid}`;
   const extra = [...(rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : []), `--evented-pleg=${evented}`, '--cgroup-root', cgroupRoot];
   const stack = await startStack({ nodeName: 'lat', withConsole: false, extraAgentArgs: extra });
   const names = Array.from({ length: samples }, (_, i) => `victim-${i}`);
   const tag = `plat${Date.now().toString(36)}`;
-  const out = { pods: [] as number[], socket: [] as number[], status: [] as number[] };
+  const out = { pods: [] as number[], socket: [] as number[], status: [] as number[], load: 0 };
+  const extraPods = load.pods ?? 0;
   let sock: Socket | undefined;
+  const others: Socket[] = [];
   try {
+    for (let i = 0; i < extraPods; i++) writeFileSync(join(stack.manifests, `bg${i}.json`), benchPodManifest(`bg${i}`, rt.image, 5));
     for (const n of names) writeFileSync(join(stack.manifests, `${n}.json`), manifest(n, rt.image, `${tag}-${n}-`));
     await waitUntil('victims running', async () => {
       const running = (await pods(stack)).filter((p) => p.status?.containerStatuses?.some((c) => 'running' in (c.state ?? {})));
-      return running.length === names.length;
-    }, 180_000);
+      return running.length === names.length + extraPods;
+    }, 180_000 + extraPods * 6_000);
     sock = await socketClient(stack);
+    const extraDied: Array<Map<string, number>> = [];
+    for (let i = 1; i < (load.clients ?? 1); i++) {
+      const c = await socketClient(stack);
+      const m = new Map<string, number>();
+      c.on('nodelet:event', (e: { type: string; pleg?: string; pod?: { name: string } }) => {
+        if (e.pod && e.type === 'pleg' && e.pleg === 'ContainerDied' && !m.has(e.pod.name)) m.set(e.pod.name, performance.now());
+      });
+      others.push(c);
+      extraDied.push(m);
+    }
     const died = new Map<string, number>();
     const shown = new Map<string, number>();
     sock.on('nodelet:event', (e: { type: string; pleg?: string; pod?: { name: string }; containers?: Array<{ state?: string }> }) => {
@@ -115,17 +135,22 @@ export async function measure(rt: RuntimeUnderTest, evented: boolean, samples = 
       }, 30_000);
       await waitUntil(`${n} ContainerDied and podStatus on socket.io`, () => died.has(full) && shown.has(full), 5_000).catch(() => {});
       if (seen !== undefined) out.pods.push(seen - t0);
-      const d = died.get(full);
-      if (d !== undefined) out.socket.push(d - t0);
+      for (const m of [died, ...extraDied]) {
+        const d = m.get(full);
+        if (d !== undefined) out.socket.push(d - t0);
+      }
       const st = shown.get(full);
       if (st !== undefined) out.status.push(st - t0);
       // Spread the kills over the relist phase (so relist-only latency is sampled fairly).
       await new Promise((r) => setTimeout(r, 600 + Math.random() * 1000));
     }
+    out.load = loadavg()[0] ?? 0;
   } finally {
     sock?.disconnect();
+    for (const c of others) c.disconnect();
+    for (let i = 0; i < extraPods; i++) rmSync(join(stack.manifests, `bg${i}.json`), { force: true });
     for (const n of names) rmSync(join(stack.manifests, `${n}.json`), { force: true });
-    await waitUntil('victims removed', async () => (await pods(stack)).length === 0, 60_000).catch(() => {});
+    await waitUntil('victims removed', async () => (await pods(stack)).length === 0, 60_000 + extraPods * 1_000).catch(() => {});
     await stack.stop();
     removeCgroupRoot(cgroupRoot);
   }
@@ -138,25 +163,28 @@ async function main(): Promise<void> {
   const runtimes = selectRuntimes(process.argv);
   const which = process.argv.includes('--pleg') ? process.argv[process.argv.indexOf('--pleg') + 1] : 'both';
   const modes = which === 'evented' ? [true] : which === 'relist' ? [false] : [true, false];
+  const flag = (name: string) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : undefined);
+  const load = { pods: flag('--pods') ?? 0, clients: flag('--clients') ?? 1 };
   const rows: string[][] = [];
   try {
     for (const rt of runtimes) {
       for (const evented of modes) {
-        const r = await measure(rt, evented);
+        const r = await measure(rt, evented, SAMPLES, load);
         const mode = evented ? 'evented' : 'relist 1 s';
-        rows.push([rt.name, mode, '/pods', String(r.pods.length), fmtMs(percentile(r.pods, 50)), fmtMs(percentile(r.pods, 99))]);
-        rows.push([rt.name, mode, 'socket.io', String(r.socket.length), fmtMs(percentile(r.socket, 50)), fmtMs(percentile(r.socket, 99))]);
-        rows.push([rt.name, mode, 'podStatus', String(r.status.length), fmtMs(percentile(r.status, 50)), fmtMs(percentile(r.status, 99))]);
+        const l = r.load.toFixed(2);
+        rows.push([rt.name, mode, '/pods', String(r.pods.length), fmtMs(percentile(r.pods, 50)), fmtMs(percentile(r.pods, 99)), l]);
+        rows.push([rt.name, mode, `socket.io (${load.clients} clients)`, String(r.socket.length), fmtMs(percentile(r.socket, 50)), fmtMs(percentile(r.socket, 99)), l]);
+        rows.push([rt.name, mode, 'podStatus', String(r.status.length), fmtMs(percentile(r.status, 50)), fmtMs(percentile(r.status, 99)), l]);
       }
     }
   } finally {
     // Every runtime started above is stopped, even when an earlier one failed.
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
-  console.log('\ncontainer SIGKILLed → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client');
+  console.log(`\ncontainer SIGKILLed → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client; ${load.pods} more pods running, ${load.clients} socket.io clients`);
   console.log(`load average before / after: ${loadBefore} / ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}\n`);
-  console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'p50', 'p99'], rows));
+  console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'p50', 'p99', 'load 1m'], rows));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

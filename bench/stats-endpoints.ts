@@ -5,7 +5,7 @@
 // (`--runtime embedded|containerd|both`). (bench/stats.ts holds the shared table helpers.)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { removeCgroupTree, repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
@@ -99,6 +99,7 @@ async function measure(rt: RuntimeUnderTest, stack: Stack, pid: number, pods: nu
     `${idlePct.toFixed(1)} %`,
     `${busyPct.toFixed(0)} %`,
     `${rssMiB(pid).toFixed(0)} MiB`,
+    (loadavg()[0] ?? 0).toFixed(2),
   ];
 }
 
@@ -168,7 +169,7 @@ async function main(): Promise<void> {
   console.log(`\nstats endpoints: ${REQUESTS} sequential GETs each on the read-only port; agent CPU idle over ${IDLE_WINDOW_MS / 1000} s, then during the GETs`);
   console.log(`machine: ${cpu.length} cores × ${cpu[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}\n`);
   console.log(
-    table(['runtime', 'pods', 'cadvisor p50', 'cadvisor p99', 'cadvisor size', 'summary p50', 'summary p99', 'agent CPU idle', 'agent CPU busy', 'agent RSS'], rows),
+    table(['runtime', 'pods', 'cadvisor p50', 'cadvisor p99', 'cadvisor size', 'summary p50', 'summary p99', 'agent CPU idle', 'agent CPU busy', 'agent RSS', 'load 1m'], rows),
   );
 }
 
