@@ -50,6 +50,9 @@ async function shot(page: Page, info: TestInfo, name: string): Promise<void> {
   await info.attach(name, { path, contentType: 'image/png' });
 }
 
+/** The body's computed background colour (the e2e tsconfig has no DOM lib: reached through the element handle). */
+const bodyBackground = (page: Page) => page.locator('body').evaluate((el) => (el.ownerDocument.defaultView as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+
 const points = async (page: Page, id: string) => Number((await page.getByTestId(id).getAttribute('data-points')) ?? 0);
 
 test('charts share one window (1 m / 10 m / 1 h) and the network chart has separate rx and tx', async ({ page }, info) => {
@@ -129,14 +132,14 @@ test('the dark theme is kept across a reload', async ({ page }) => {
   const toggle = page.getByTestId('theme-toggle');
   await expect(toggle).not.toHaveAttribute('data-theme', '');
   if ((await toggle.getAttribute('data-theme')) === 'dark') await toggle.click();
-  const lightBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const lightBg = await bodyBackground(page);
   await toggle.click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  const darkBg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const darkBg = await bodyBackground(page);
   expect(darkBg).not.toBe(lightBg);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(darkBg);
+  expect(await bodyBackground(page)).toBe(darkBg);
 });
 
 test('at 375 px no page scrolls sideways (tables scroll in their own box)', async ({ page }, info) => {
@@ -145,7 +148,7 @@ test('at 375 px no page scrolls sideways (tables scroll in their own box)', asyn
     await page.goto(`${stack.consoleUrl}${path}`);
     await expect(page.locator('main')).not.toBeEmpty();
     await page.waitForTimeout(1_500); // charts and tables fill in
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.locator('html').evaluate((el) => el.scrollWidth);
     expect(width, `scrollWidth of ${path}`).toBeLessThanOrEqual(375);
     await shot(page, info, `375${path === '/' ? '-home' : path.replaceAll('/', '-')}`);
   }

@@ -31,10 +31,22 @@ export function parseNetDev(text: string): InterfaceSample[] {
   return out;
 }
 
-/** Counters of the namespace `pid` lives in; undefined when the process is gone. */
+/**
+ * Devices cAdvisor leaves out of a container's network stats (container/libcontainer/handler.go
+ * ignoredDevicePrefixes): loopback and the host ends of container veth pairs — counting those would show every
+ * pod-to-pod byte twice on the node, once received and once sent.
+ */
+const IGNORED_DEVICE_PREFIXES = ['lo', 'veth', 'docker', 'nerdctl'];
+
+export function isIgnoredDevice(name: string): boolean {
+  const n = name.toLowerCase();
+  return IGNORED_DEVICE_PREFIXES.some((p) => n.startsWith(p));
+}
+
+/** Counters of the namespace `pid` lives in, without the ignored devices; undefined when the process is gone. */
 export async function readNetDev(fs: HostFs, pid: number | 'self', procRoot = '/proc'): Promise<InterfaceSample[] | undefined> {
   const text = await readOptional(fs, `${procRoot}/${pid}/net/dev`);
-  return text === undefined ? undefined : parseNetDev(text);
+  return text === undefined ? undefined : parseNetDev(text).filter((i) => !isIgnoredDevice(i.name));
 }
 
 /** The kubelet reports "eth0" as the pod's default interface; else the first non-loopback one. */
