@@ -75,7 +75,8 @@ test.describe.serial('pod list', () => {
   test('a label selector narrows the list, the view lives in the URL; screenshots at 1280 and 375 px', async ({}, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(stack.consoleUrl);
-    await expect(row('default', 'web-1')).toHaveAttribute('data-status', 'Running');
+    // Twelve pods start at once: on a loaded 2-core machine that takes a while.
+    await expect(row('default', 'web-1')).toHaveAttribute('data-status', 'Running', { timeout: 150_000 });
     await expect(visibleRows()).toHaveCount(PODS.length);
     await expect(row('default', 'web-1').getByTestId('pod-phase-default-web-1')).toHaveAttribute('data-tone', 'ok');
 
