@@ -1,6 +1,6 @@
 /**
- * Pure math of the cAdvisor pages: merging sample buffers, rates from cumulative counters, chart scales and
- * paths, gauge arcs. Samples are the agent's ContainerSample (cumulative counters, epoch-ms times).
+ * Pure math of the cAdvisor pages: merging sample buffers, rates from cumulative counters, sparkline paths, gauge
+ * arcs (chart axes: features/charts/chart-scale.ts). Samples are the agent's ContainerSample (cumulative counters, epoch-ms times).
  */
 import type { ContainerSample } from '../../lib/api-types.ts';
 import type { Tone } from '../pods/pod-summary.ts';
