@@ -28,12 +28,13 @@ export interface TableOptions {
   steadyPods: number;
   settleS: number;
   windowS: number;
-  /** Container kills for exit → status. */
+  /** Container kills for exit → status, and what runs beside them (#14: 110 pods in all, 20 socket.io clients). */
   exitSamples: number;
+  exitLoad: { pods?: number; clients?: number };
 }
 
-export const FULL: TableOptions = { sections: ALL, start: { singles: 10, bursts: [30, 110] }, steadyPods: 110, settleS: 15, windowS: 60, exitSamples: 20 };
-export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, bursts: [3], warm: false }, steadyPods: 3, settleS: 2, windowS: 3, exitSamples: 3 };
+export const FULL: TableOptions = { sections: ALL, start: { singles: 10, bursts: [30, 110] }, steadyPods: 110, settleS: 15, windowS: 60, exitSamples: 20, exitLoad: { pods: 90, clients: 20 } };
+export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, bursts: [3], warm: false }, steadyPods: 3, settleS: 2, windowS: 3, exitSamples: 3, exitLoad: {} };
 
 const load = () => (loadavg()[0] ?? 0).toFixed(1);
 
@@ -55,7 +56,7 @@ export async function runtimeRows(rt: RuntimeUnderTest, o: TableOptions): Promis
     rows.push(...footprintRows(rt.name, fp));
   }
   if (o.sections.includes('exit')) {
-    const r = await plegLatency(rt, true, o.exitSamples);
+    const r = await plegLatency(rt, true, o.exitSamples, o.exitLoad);
     for (const p of [50, 99]) {
       rows.push([rt.name, `container exit → /pods terminated (×${r.pods.length}) p${p}`, '—', fmtMs(percentile(r.pods, p)), '', load()]);
       rows.push([rt.name, `container exit → socket.io podStatus (×${r.status.length}) p${p}`, '—', fmtMs(percentile(r.status, p)), '', load()]);
