@@ -316,7 +316,9 @@ export class Kubelet implements KubeletApi {
         isRunning: async (uid, id) => {
           const p = this.podManager.getPodByUid(uid);
           const st = await this.runtime.getPodStatus(uid, p?.metadata?.name ?? '', p?.metadata?.namespace ?? '');
-          return st.containerStatuses.some((c) => c.id.id === id && c.state === 'running');
+          // isContainerRunning of the kubelet's log reader (kuberuntime/logs): only EXITED and UNKNOWN end a
+          // follow; a container still CREATED (its start not yet through the runtime) is about to write.
+          return st.containerStatuses.some((c) => c.id.id === id && (c.state === 'running' || c.state === 'created'));
         },
       },
       namespace,
