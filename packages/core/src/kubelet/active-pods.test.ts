@@ -142,3 +142,34 @@ test('the kubelet asks its own pod workers: an evicted pod counts while its cont
   assert.deepEqual(k.activePods.list(), []);
   await k.stop();
 });
+
+test('a critical pod admitted by preemption: each victim gets the Preempting event and a kill that leaves it Failed / Preempting', async () => {
+  const t = setup();
+  const updates: Array<{ updateType: string; name: string; status?: V1PodStatus }> = [];
+  const events: string[] = [];
+  const victim = v('victim', '1');
+  const ctx = {
+    clock: t.clock,
+    logger: nullLogger,
+    podManager: t.podManager,
+    statusManager: t.statusManager,
+    recorder: { event: (ref: { name?: string }, type: string, reason: string, message: string) => events.push(`${ref.name} ${type} ${reason}: ${message}`) },
+    admit: ((p) => (p.metadata?.name === 'critical' ? { admit: true, preempt: [victim] } : { admit: true })) as Admitter,
+    node: () => ({}) as AdmitNode,
+    workers: () => ({
+      updatePod: (o: { updateType: string; pod: V1Pod; killPodOptions?: { podStatusFunc?: (s: V1PodStatus) => void } }) => {
+        const status: V1PodStatus = { phase: 'Running' };
+        o.killPodOptions?.podStatusFunc?.(status);
+        updates.push({ updateType: o.updateType, name: o.pod.metadata?.name ?? '', ...(o.killPodOptions?.podStatusFunc ? { status } : {}) });
+      },
+    }),
+    activePods: () => [victim],
+  } as unknown as PodHandlerContext;
+  new PodHandlers(ctx).handlePodAdditions([v('critical', '1')]);
+  // preemption.go: Eventf(pod, Warning, events.PreemptContainer, message); status Failed, reason Preempting.
+  assert.deepEqual(events, ['victim Warning Preempting: Preempted in order to admit critical pod']);
+  assert.deepEqual(updates, [
+    { updateType: 'kill', name: 'victim', status: { phase: 'Failed', reason: 'Preempting', message: 'Preempted in order to admit critical pod' } },
+    { updateType: 'create', name: 'critical' },
+  ]);
+});

@@ -13,6 +13,7 @@ import type { EventRecorder } from '../events/recorder.ts';
 import type { DecisionBusEvent, EventBus } from '../events/types.ts';
 import { podRef } from '../events/recorder.ts';
 import { rejectedPodStatus } from '../lifecycle/admit.ts';
+import { PreemptedMessage, PreemptingReason } from '../lifecycle/preemption.ts';
 import { isTerminalPhase } from '../status/brief.ts';
 import { isMirrorPod } from '../api/pod-helpers.ts';
 import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
@@ -170,9 +171,29 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
         continue;
       }
       if (!this.addProbes(pod)) continue;
+      if (verdict.preempt) this.preempt(verdict.preempt, pod);
       this.decide(pod, 'admit', {});
       this.rejected.delete(uidOf(pod));
       c.workers().updatePod({ updateType: 'create', pod });
+    }
+  }
+
+  /**
+   * The critical pod admission handler's evictions: each victim gets the Preempting event and is killed by its pod
+   * worker, left Failed / Preempting (the kubelet blocks admission until they are gone; here the kills run beside
+   * the new pod's start).
+   */
+  private preempt(victims: V1Pod[], by: V1Pod): void {
+    const c = this.ctx;
+    for (const v of victims) {
+      c.logger.info('Preempting pod to admit critical pod', { pod: `${v.metadata?.namespace}/${v.metadata?.name}`, criticalPod: `${by.metadata?.namespace}/${by.metadata?.name}` });
+      c.recorder.event(podRef(v), 'Warning', PreemptingReason, PreemptedMessage);
+      const podStatusFunc: PodStatusFunc = (s) => {
+        s.phase = 'Failed';
+        s.reason = PreemptingReason;
+        s.message = PreemptedMessage;
+      };
+      c.workers().updatePod({ updateType: 'kill', pod: v, killPodOptions: { evict: true, podStatusFunc } });
     }
   }
 

@@ -84,7 +84,19 @@ const cases: Array<[string, V1Pod, V1Pod[], AdmitNode, PodAdmitResult]> = [
     { admit: false, reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" },
   ],
   ['node selector match', pod({ nodeSelector: { disk: 'ssd' } }), [], node(), { admit: true }],
-  ['static pods are critical: admitted beyond capacity', pod({ static: true, cpu: '4' }), [pod(), pod(), pod()], node(), { admit: true }],
+  [
+    // preemption.go: BestEffort pods free pod slots but no cpu, so no set of pods reclaims 2 cores.
+    'a static pod short of cpu no pod can free: UnexpectedAdmissionError',
+    pod({ static: true, cpu: '4' }),
+    [pod(), pod(), pod()],
+    node(),
+    {
+      admit: false,
+      reason: 'UnexpectedAdmissionError',
+      message:
+        'Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: no set of running pods found to reclaim resources: [(res: cpu, q: 2000), ]',
+    },
+  ],
   [
     'memory pressure refuses BestEffort',
     pod(),

@@ -21,6 +21,7 @@ export function createAdmitter(handlers: readonly PodAdmitHandler[] = DEFAULT_AD
   return (pod: V1Pod, activePods: V1Pod[], node: AdmitNode): PodAdmitResult => {
     const uid = pod.metadata?.uid;
     const otherPods = activePods.filter((p) => !uid || p.metadata?.uid !== uid);
+    let preempt: V1Pod[] | undefined;
     for (const h of handlers) {
       let r: PodAdmitResult;
       try {
@@ -29,8 +30,9 @@ export function createAdmitter(handlers: readonly PodAdmitHandler[] = DEFAULT_AD
         r = { admit: false, reason: UnexpectedAdmissionError, message: `admit handler ${h.name} failed: ${String(err)}` };
       }
       if (!r.admit) return r;
+      if (r.preempt?.length) preempt = r.preempt;
     }
-    return { admit: true };
+    return preempt ? { admit: true, preempt } : { admit: true };
   };
 }
 

@@ -1,12 +1,14 @@
 /**
  * The kubelet's predicate admit handler: node selector / required node affinity, untolerated NoExecute
  * taints, and resource fit (pods, cpu, memory) against allocatable minus what the other active pods request.
- * Critical pods (static, system priority) are admitted despite resource shortage (the kubelet would preempt).
+ * A critical pod (static, system priority) refused only for resources is admitted by preempting other pods
+ * (preemption.ts), or refused with UnexpectedAdmissionError when no set of pods frees enough.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { isCriticalPod } from '../api/pod-helpers.ts';
 import { computePodRequests } from './pod-requests.ts';
 import { podMatchesNodeAffinity } from './node-affinity.ts';
+import { podsToPreempt, type Requirement } from './preemption.ts';
 import type { AdmitNode, PodAdmitAttributes, PodAdmitHandler, PodAdmitResult } from './types.ts';
 
 export const UnexpectedAdmissionError = 'UnexpectedAdmissionError';
@@ -71,6 +73,41 @@ function resourceFit(pod: V1Pod, active: V1Pod[], node: AdmitNode): PodAdmitResu
   return { admit: true };
 }
 
+/** Every shortfall (InsufficientResourceError.GetInsufficientAmount), in the order the kubelet's fit lists them. */
+function shortfalls(pod: V1Pod, active: V1Pod[], node: AdmitNode): Requirement[] {
+  const out: Requirement[] = [];
+  if (active.length + 1 > node.allocatable.pods) out.push({ resource: 'pods', quantity: active.length + 1 - node.allocatable.pods });
+  const mine = computePodRequests(pod);
+  if (!mine.ok) return out;
+  let cpu = 0;
+  let mem = 0;
+  for (const p of active) {
+    const r = computePodRequests(p);
+    if (!r.ok) continue;
+    cpu += r.requests.cpuMilli;
+    mem += r.requests.memoryBytes;
+  }
+  const want = mine.requests;
+  if (want.cpuMilli > 0 && want.cpuMilli > node.allocatable.cpuMilli - cpu) out.push({ resource: 'cpu', quantity: want.cpuMilli - (node.allocatable.cpuMilli - cpu) });
+  if (want.memoryBytes > 0 && want.memoryBytes > node.allocatable.memoryBytes - mem) {
+    out.push({ resource: 'memory', quantity: want.memoryBytes - (node.allocatable.memoryBytes - mem) });
+  }
+  return out;
+}
+
+/** HandleAdmissionFailure of the critical pod admission handler: preempt, or the kubelet's refusal. */
+function admitCritical(pod: V1Pod, active: V1Pod[], node: AdmitNode): PodAdmitResult {
+  const sel = podsToPreempt(pod, active, shortfalls(pod, active, node));
+  if (!sel.ok) {
+    return {
+      admit: false,
+      reason: UnexpectedAdmissionError,
+      message: `Unexpected error while attempting to recover from admission failure: preemption: error finding a set of pods to preempt: ${sel.message}`,
+    };
+  }
+  return { admit: true, preempt: sel.pods };
+}
+
 function unexpected(err: string): PodAdmitResult {
   return { admit: false, reason: UnexpectedAdmissionError, message: `GeneralPredicates failed due to ${err}, which is unexpected.` };
 }
@@ -111,7 +148,7 @@ export function admitPredicates(attrs: PodAdmitAttributes): PodAdmitResult {
     };
   }
   const fit = resourceFit(pod, otherPods, node);
-  if (!fit.admit && fit.reason !== UnexpectedAdmissionError && isCriticalPod(pod)) return { admit: true };
+  if (!fit.admit && fit.reason !== UnexpectedAdmissionError && isCriticalPod(pod)) return admitCritical(pod, otherPods, node);
   return fit;
 }
 

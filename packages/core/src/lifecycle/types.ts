@@ -1,7 +1,8 @@
 /** Pod admission, as the kubelet's lifecycle admit handlers. */
 import type { V1Pod } from '@kubernetes/client-node';
 
-export type PodAdmitResult = { admit: true } | { admit: false; reason: string; message: string };
+/** `preempt`: active pods the kubelet kills (Failed / Preempting) to make room for an admitted critical pod. */
+export type PodAdmitResult = { admit: true; preempt?: V1Pod[] } | { admit: false; reason: string; message: string };
 
 /** What admission needs to know about the node. Quantities already parsed. */
 export interface AdmitNode {
