@@ -33,15 +33,16 @@ function setup(config: EvictionWiringConfig = { evictionHard: { 'memory.availabl
   } as unknown as PodWorkers;
   const podState = new FakePodState();
   const mem = { avail: 50 * Mi };
+  const sources = { ready: true };
   const summary = async (): Promise<Summary> => {
     const time = new Date(clock.now()).toISOString();
     return { node: { nodeName: 'n', startTime: time, memory: { time, availableBytes: mem.avail, workingSetBytes: 900 * Mi }, runtime: { imageFs: { time, capacityBytes: 100, availableBytes: 50 } } }, pods: [] };
   };
   const wiring = new EvictionWiring(
-    { cri, clock, logger: nullLogger, bus, recorder, nodeName: 'n', podLogsDir: '/var/log/pods', podManager, statusManager, workers: () => workers, podState: () => podState, activePods: () => podManager.getPods().filter((p) => phases.get(p.metadata?.uid ?? '') !== 'terminated'), sourcesReady: () => true, summary },
+    { cri, clock, logger: nullLogger, bus, recorder, nodeName: 'n', podLogsDir: '/var/log/pods', podManager, statusManager, workers: () => workers, podState: () => podState, activePods: () => podManager.getPods().filter((p) => phases.get(p.metadata?.uid ?? '') !== 'terminated'), sourcesReady: () => sources.ready, summary },
     { imageGc: { minAgeMs: 0 }, ...config },
   );
-  return { clock, bus, podManager, statusManager, cri, updates, phases, podState, wiring, mem };
+  return { clock, bus, podManager, statusManager, cri, updates, phases, podState, wiring, mem, sources };
 }
 
 const apiPod = (name: string): V1Pod => ({ metadata: { name, namespace: 'default', uid: name }, spec: { containers: [{ name: 'c', image: 'x' }] } });
@@ -67,6 +68,23 @@ test('an evicted pod is killed by its pod worker, the kill carrying Failed / Evi
   assert.ok(evs.some((e) => e.type === 'k8sEvent' && e.reason === 'Evicted' && e.involvedObject.name === 'victim'));
   assert.deepEqual(w.wiring.pressure(), ['MemoryPressure']);
   assert.equal(w.wiring.history().length, 1);
+  w.wiring.stop();
+});
+
+test('no eviction pass before the pod sources delivered: a restart under pressure admits its pods first, then evicts', async () => {
+  const w = setup({ monitoringPeriodMs: 10_000 });
+  w.sources.ready = false;
+  const pod = apiPod('victim');
+  w.podManager.addPod(pod);
+  w.phases.set('victim', 'syncing');
+  w.wiring.start();
+  await w.clock.step(0);
+  assert.deepEqual(w.wiring.pressure(), [], 'no MemoryPressure while the sources have not delivered (admission would refuse with it)');
+  assert.equal(w.updates.length, 0);
+  w.sources.ready = true;
+  await w.clock.step(10_000);
+  assert.deepEqual(w.wiring.pressure(), ['MemoryPressure']);
+  assert.deepEqual(w.updates.map((u) => [u.updateType, u.pod?.metadata?.name]), [['kill', 'victim']]);
   w.wiring.stop();
 });
 

@@ -104,7 +104,10 @@ export class EvictionWiring implements EvictionApi, GcApi {
       {
         clock,
         logger: logger.child('eviction'),
-        summary: () => deps.summary().catch(() => undefined),
+        // No pass before every pod source has delivered its pods: an agent restarted under pressure re-admits its
+        // running pods first (the kubelet's first passes wait on cAdvisor's first housekeeping, which comes after
+        // the sources' first pods; ours has stats at once and refused them at admission instead of evicting them).
+        summary: () => (deps.sourcesReady() ? deps.summary().catch(() => undefined) : Promise.resolve(undefined)),
         activePods: deps.activePods,
         killPod: (req) => this.killPod(req),
         reclaimers: [
