@@ -73,7 +73,12 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     socket.on('nodelet:metrics', (m) => {
       for (const l of metricListeners.current) l(m);
     });
-    socket.on('disconnect', () => setState('reconnecting'));
+    socket.on('disconnect', (reason) => {
+      setState('reconnecting');
+      // An agent that shuts down closes its sockets itself ("io server disconnect"): socket.io does not reconnect
+      // after that on its own, so the console would never see the agent come back.
+      if (reason === 'io server disconnect') socket.connect();
+    });
     socket.on('connect_error', () => setState((s) => (s === 'connecting' ? 'connecting' : 'reconnecting')));
     socket.io.on('reconnect_attempt', (n) => {
       setState('reconnecting');

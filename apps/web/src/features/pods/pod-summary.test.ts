@@ -62,6 +62,8 @@ test('podRowView: labels, IP, QoS and the Terminating grace countdown (deletionT
   assert.equal(graceLeftSeconds(v, Date.parse('2026-11-26T06:00:00Z')), 30);
   assert.equal(graceLeftSeconds(v, Date.parse('2026-11-26T06:00:29.5Z')), 1);
   assert.equal(graceLeftSeconds(v, Date.parse('2026-11-26T06:01:00Z')), 0);
+  // A clock reading from before the deletion (the page ticks every 5 s until a pod terminates): never above the grace.
+  assert.equal(graceLeftSeconds(v, Date.parse('2026-11-26T05:59:57Z')), 30);
   assert.equal(graceLeftSeconds(podRowView(pod('Running', [])), 0), undefined);
 });
 

@@ -92,9 +92,14 @@ export function podRowView(pod: V1Pod | WirePod): PodRowView {
   };
 }
 
-/** Seconds left of a Terminating pod's grace period (deletionTimestamp − now, never below 0). */
-export function graceLeftSeconds(row: Pick<PodRowView, 'deletionMs'>, nowMs: number): number | undefined {
-  return row.deletionMs === undefined ? undefined : Math.max(0, Math.ceil((row.deletionMs - nowMs) / 1000));
+/**
+ * Seconds left of a Terminating pod's grace period (deletionTimestamp − now, never below 0, never above the
+ * grace period itself: the page's clock ticks every 5 s until a pod terminates, so its first reading can be old).
+ */
+export function graceLeftSeconds(row: Pick<PodRowView, 'deletionMs' | 'deletionGracePeriodSeconds'>, nowMs: number): number | undefined {
+  if (row.deletionMs === undefined) return undefined;
+  const left = Math.max(0, Math.ceil((row.deletionMs - nowMs) / 1000));
+  return row.deletionGracePeriodSeconds === undefined ? left : Math.min(left, row.deletionGracePeriodSeconds);
 }
 
 export function sortPodRows(rows: PodRowView[]): PodRowView[] {
