@@ -58,6 +58,7 @@ export interface EvictionWiringDeps {
 }
 
 const KILL_WAIT_MS = 60_000;
+const SOURCES_POLL_MS = 250;
 
 export class EvictionWiring implements EvictionApi, GcApi {
   readonly manager: EvictionManager;
@@ -104,10 +105,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
       {
         clock,
         logger: logger.child('eviction'),
-        // No pass before every pod source has delivered its pods: an agent restarted under pressure re-admits its
-        // running pods first (the kubelet's first passes wait on cAdvisor's first housekeeping, which comes after
-        // the sources' first pods; ours has stats at once and refused them at admission instead of evicting them).
-        summary: () => (deps.sourcesReady() ? deps.summary().catch(() => undefined) : Promise.resolve(undefined)),
+        summary: () => deps.summary().catch(() => undefined),
         activePods: deps.activePods,
         killPod: (req) => this.killPod(req),
         reclaimers: [
@@ -133,9 +131,28 @@ export class EvictionWiring implements EvictionApi, GcApi {
     const { clock } = this.deps;
     // Container GC first runs at start, as the kubelet's (wait.Until runs at once), then every period.
     void this.runGc('containers', 'periodic');
-    this.manager.start();
+    this.startManagerOnceSourcesReady();
     this.timers.push(clock.setInterval(() => void this.runGc('containers', 'periodic'), this.periods.container));
     this.timers.push(clock.setInterval(() => void this.runGc('images', 'periodic'), this.periods.image));
+  }
+
+  /**
+   * The eviction manager's first pass once every pod source has delivered its pods: an agent restarted under
+   * pressure re-admits its running pods first and then evicts them in order (the kubelet's first passes wait on
+   * cAdvisor's first housekeeping, which comes after the sources' first pods; ours has stats at once, and refused
+   * its own running pods at admission with the pressure condition instead).
+   */
+  private startManagerOnceSourcesReady(): void {
+    if (this.deps.sourcesReady()) {
+      this.manager.start();
+      return;
+    }
+    const wait = this.deps.clock.setInterval(() => {
+      if (!this.deps.sourcesReady()) return;
+      wait.cancel();
+      this.manager.start();
+    }, SOURCES_POLL_MS);
+    this.timers.push(wait);
   }
 
   stop(): void {
