@@ -88,6 +88,19 @@ test('no eviction pass before the pod sources delivered: a restart under pressur
   w.wiring.stop();
 });
 
+test('sources that never deliver (API server unreachable) delay the first eviction pass by one monitoring period at most', async () => {
+  const w = setup({ monitoringPeriodMs: 10_000 });
+  w.sources.ready = false;
+  w.podManager.addPod(apiPod('victim'));
+  w.phases.set('victim', 'syncing');
+  w.wiring.start();
+  await w.clock.step(9_000);
+  assert.deepEqual(w.wiring.pressure(), []);
+  await w.clock.step(1_000);
+  assert.deepEqual(w.wiring.pressure(), ['MemoryPressure']);
+  w.wiring.stop();
+});
+
 test('gc.images / gc.containers run now, return what they removed and publish a gc event', async () => {
   const w = setup();
   w.mem.avail = 900 * Mi;

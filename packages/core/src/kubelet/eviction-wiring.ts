@@ -68,6 +68,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
   private samples: PressureSample[] = [];
   private timers: TimerHandle[] = [];
   private readonly periods: { image: number; container: number };
+  private readonly monitoringPeriodMs: number;
 
   constructor(
     private readonly deps: EvictionWiringDeps,
@@ -75,6 +76,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
   ) {
     const { clock, logger } = deps;
     this.periods = { image: config.imageGcPeriodMs ?? 300_000, container: config.containerGcPeriodMs ?? 60_000 };
+    this.monitoringPeriodMs = config.monitoringPeriodMs ?? 10_000;
     this.imageGc = new ImageGcManager(
       {
         cri: deps.cri,
@@ -120,7 +122,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
       {
         thresholds: config.thresholds ?? thresholdsOrThrow(config),
         pressureTransitionPeriodMs: config.pressureTransitionPeriodMs ?? DEFAULT_PRESSURE_TRANSITION_PERIOD_MS,
-        monitoringPeriodMs: config.monitoringPeriodMs ?? 10_000,
+        monitoringPeriodMs: this.monitoringPeriodMs,
         maxPodGracePeriodSeconds: config.maxPodGracePeriodSeconds ?? 0,
       },
     );
@@ -140,15 +142,18 @@ export class EvictionWiring implements EvictionApi, GcApi {
    * The eviction manager's first pass once every pod source has delivered its pods: an agent restarted under
    * pressure re-admits its running pods first and then evicts them in order (the kubelet's first passes wait on
    * cAdvisor's first housekeeping, which comes after the sources' first pods; ours has stats at once, and refused
-   * its own running pods at admission with the pressure condition instead).
+   * its own running pods at admission with the pressure condition instead). At most one monitoring period late:
+   * a node whose API server cannot be reached still evicts.
    */
   private startManagerOnceSourcesReady(): void {
     if (this.deps.sourcesReady()) {
       this.manager.start();
       return;
     }
-    const wait = this.deps.clock.setInterval(() => {
-      if (!this.deps.sourcesReady()) return;
+    const { clock } = this.deps;
+    const deadline = clock.now() + this.monitoringPeriodMs;
+    const wait = clock.setInterval(() => {
+      if (!this.deps.sourcesReady() && clock.now() < deadline) return;
       wait.cancel();
       this.manager.start();
     }, SOURCES_POLL_MS);
