@@ -50,11 +50,8 @@ function insufficient(resource: string, requested: number, used: number, capacit
   };
 }
 
-/** `active`: the kubelet's active pods (kubelet/active-pods.ts decides which pods those are), all counted. */
-function resourceFit(pod: V1Pod, active: V1Pod[], node: AdmitNode): PodAdmitResult {
-  if (active.length + 1 > node.allocatable.pods) return insufficient('pods', 1, active.length, node.allocatable.pods);
-  const mine = computePodRequests(pod);
-  if (!mine.ok) return unexpected(mine.reason);
+/** What the active pods request in all (a pod with unreadable quantities counts nothing). */
+function requested(active: V1Pod[]): { cpu: number; mem: number } {
   let cpu = 0;
   let mem = 0;
   for (const p of active) {
@@ -63,6 +60,15 @@ function resourceFit(pod: V1Pod, active: V1Pod[], node: AdmitNode): PodAdmitResu
     cpu += r.requests.cpuMilli;
     mem += r.requests.memoryBytes;
   }
+  return { cpu, mem };
+}
+
+/** `active`: the kubelet's active pods (kubelet/active-pods.ts decides which pods those are), all counted. */
+function resourceFit(pod: V1Pod, active: V1Pod[], node: AdmitNode): PodAdmitResult {
+  if (active.length + 1 > node.allocatable.pods) return insufficient('pods', 1, active.length, node.allocatable.pods);
+  const mine = computePodRequests(pod);
+  if (!mine.ok) return unexpected(mine.reason);
+  const { cpu, mem } = requested(active);
   const want = mine.requests;
   if (want.cpuMilli > 0 && want.cpuMilli > node.allocatable.cpuMilli - cpu) {
     return insufficient('cpu', want.cpuMilli, cpu, node.allocatable.cpuMilli);
@@ -79,14 +85,7 @@ function shortfalls(pod: V1Pod, active: V1Pod[], node: AdmitNode): Requirement[]
   if (active.length + 1 > node.allocatable.pods) out.push({ resource: 'pods', quantity: active.length + 1 - node.allocatable.pods });
   const mine = computePodRequests(pod);
   if (!mine.ok) return out;
-  let cpu = 0;
-  let mem = 0;
-  for (const p of active) {
-    const r = computePodRequests(p);
-    if (!r.ok) continue;
-    cpu += r.requests.cpuMilli;
-    mem += r.requests.memoryBytes;
-  }
+  const { cpu, mem } = requested(active);
   const want = mine.requests;
   if (want.cpuMilli > 0 && want.cpuMilli > node.allocatable.cpuMilli - cpu) out.push({ resource: 'cpu', quantity: want.cpuMilli - (node.allocatable.cpuMilli - cpu) });
   if (want.memoryBytes > 0 && want.memoryBytes > node.allocatable.memoryBytes - mem) {
