@@ -24,7 +24,7 @@ export function PodListControls({ state, setState, namespaces, searchError, sear
   return (
     <div className="filters pod-filters">
       <label className="pod-search">
-        Search — name, namespace or labels (<code>app=web,tier!=db</code>, <code>env in (a,b)</code>, <code>!key</code>) · press /
+        <span>Search — name, namespace or labels (<code>app=web,tier!=db</code>, <code>env in (a,b)</code>, <code>!key</code>) · press /</span>
         <input
           ref={searchRef}
           type="search"
