@@ -103,6 +103,11 @@ export function summarizeProfile(p: CpuProfile, n = 15): Array<[string, string, 
     counts.set(key, (counts.get(key) ?? 0) + 1);
     total++;
   }
+  return topShares(counts, total, n);
+}
+
+/** The `n` largest of `counts` (keys "function\twhere") as [share of `total`, function, where] rows. */
+function topShares(counts: Map<string, number>, total: number, n: number): Array<[string, string, string]> {
   return [...counts.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
@@ -146,13 +151,7 @@ export function summarizeByAppFrame(p: CpuProfile, appUrl: string, n = 15): Arra
     counts.set(key, (counts.get(key) ?? 0) + 1);
     total++;
   }
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([k, c]) => {
-      const [fn = '', where = ''] = k.split('\t');
-      return [`${((c / total) * 100).toFixed(1)} %`, fn, where];
-    });
+  return topShares(counts, total, n);
 }
 
 /** Prints the CPU share, the top self functions and the top app callers of a profile. */

@@ -179,3 +179,22 @@ export async function readOnlyPods(stack: Stack): Promise<Array<{ metadata: { na
   const body = (await r.json()) as { items: Array<{ metadata: { name: string; namespace: string }; status?: { phase?: string } }> };
   return body.items;
 }
+
+/**
+ * A static pod manifest running `script` under sh in one container `main` of the node's host image; `containerTail` /
+ * `podTail`: extra YAML lines for the container (indented 6) and the pod spec (indented 2).
+ */
+export function hostPodYaml(name: string, script: string, extra: { containerTail?: string; podTail?: string } = {}): string {
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+  namespace: default
+spec:
+  containers:
+    - name: main
+      image: nodelet.local/host:latest
+      imagePullPolicy: Never
+      command: ["sh", "-c", ${JSON.stringify(script)}]
+${extra.containerTail ?? ''}${extra.podTail ?? ''}`;
+}

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readOnlyPods, signIn, startStack, waitUntil, type Stack } from './harness.ts';
+import { hostPodYaml, readOnlyPods, signIn, startStack, waitUntil, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -18,18 +18,7 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, stack);
 });
 
-const manifest = (name: string) => `apiVersion: v1
-kind: Pod
-metadata:
-  name: ${name}
-  namespace: default
-spec:
-  containers:
-    - name: main
-      image: nodelet.local/host:latest
-      imagePullPolicy: Never
-      command: ["sh", "-c", "echo started; while true; do sleep 1; done"]
-`;
+const manifest = (name: string) => hostPodYaml(name, 'echo started; while true; do sleep 1; done');
 
 test('node page shows the node and a live connection', async ({ page }) => {
   await page.goto(stack.consoleUrl);

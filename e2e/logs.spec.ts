@@ -5,7 +5,7 @@
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readOnlyPods, signIn, startStack, waitUntil, type Stack } from './harness.ts';
+import { hostPodYaml, readOnlyPods, signIn, startStack, waitUntil, type Stack } from './harness.ts';
 
 let stack: Stack;
 const NODE = 'e2e-logs';
@@ -17,20 +17,9 @@ const LIVE = 'for i in $(seq 1 3000); do echo "boot line $i"; done; echo "needle
 // Counts its instances in an emptyDir (kept across restarts), prints which one it is, and fails.
 const CRASH = 'n=$(cat /d/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /d/n; echo "crash instance $n"; echo exiting; exit 3';
 
-const manifest = (name: string, script: string) => `apiVersion: v1
-kind: Pod
-metadata:
-  name: ${name}
-  namespace: default
-spec:
-  containers:
-    - name: main
-      image: nodelet.local/host:latest
-      imagePullPolicy: Never
-      command: ["sh", "-c", ${JSON.stringify(script)}]
-      volumeMounts: [{ name: d, mountPath: /d }]
-  volumes: [{ name: d, emptyDir: {} }]
-`;
+// The crash counter's emptyDir, mounted at /d.
+const manifest = (name: string, script: string) =>
+  hostPodYaml(name, script, { containerTail: '      volumeMounts: [{ name: d, mountPath: /d }]\n', podTail: '  volumes: [{ name: d, emptyDir: {} }]\n' });
 
 test.describe.serial('logs viewer', () => {
   test.beforeAll(async () => {
