@@ -193,7 +193,7 @@ export class Kubelet implements KubeletApi {
       ...(this.stats ? { podCgroups: this.stats.cm } : {}),
     });
     this.workers = new PodWorkers(
-      { handlers: this.handlers, cache: this.cache, clock, logger: logger.child('pod-workers'), refresh: (uid, p) => this.pleg.updateCache(uid, p.metadata?.name ?? '', p.metadata?.namespace ?? 'default') },
+      { handlers: this.handlers, cache: this.cache, clock, logger: logger.child('pod-workers'), refresh: (uid, p, after) => this.pleg.updateCache(uid, p.metadata?.name ?? '', p.metadata?.namespace ?? 'default', after) },
       { resyncIntervalMs: config.syncFrequencyMs ?? DEFAULT_SYNC_FREQUENCY_MS, backOffPeriodMs: Math.min(config.crashLoopBackOff.initialMs, 10_000) },
     );
     this.syncLoop = new SyncLoop(

@@ -63,8 +63,11 @@ export class PodWorkers implements PodStateProvider {
       cache: PodStatusCache;
       clock: Clock;
       logger: Logger;
-      /** Re-reads the pod from the runtime into the cache, stamped when the read begins (PLEG updateCache). */
-      refresh: (uid: string, pod: V1Pod) => Promise<void>;
+      /**
+       * Re-reads the pod from the runtime into the cache, stamped when the read begins (PLEG updateCache); a read
+       * already in flight that began after `after` may be joined.
+       */
+      refresh: (uid: string, pod: V1Pod, after: number) => Promise<void>;
     },
     private readonly config: PodWorkersConfig,
   ) {}
@@ -234,7 +237,7 @@ export class PodWorkers implements PodStateProvider {
     if (first) return first;
     const modified = cache.get(w.uid).modified;
     this.deps.logger.warn('No fresh pod status after a sync, reading the pod again', { podUid: w.uid, waitedMs: this.waitMs, lastSyncTime: w.lastSyncTime, entryModified: modified });
-    if (w.pod) await this.readPod(w, w.pod);
+    if (w.pod) await this.readPod(w, w.pod, this.deps.clock.now());
     const second = await this.within(own);
     if (second) return second;
     this.deps.logger.warn('Still no fresh pod status, waiting for a relist', { podUid: w.uid });
@@ -259,9 +262,9 @@ export class PodWorkers implements PodStateProvider {
     }
   }
 
-  private async readPod(w: WorkerState, pod: V1Pod): Promise<void> {
+  private async readPod(w: WorkerState, pod: V1Pod, after: number): Promise<void> {
     try {
-      await this.deps.refresh(w.uid, pod);
+      await this.deps.refresh(w.uid, pod, after);
     } catch (err) {
       this.deps.logger.warn('Failed to refresh the pod status after a sync', { podUid: w.uid, err: String(err) });
     }
@@ -274,6 +277,6 @@ export class PodWorkers implements PodStateProvider {
     // clock); a read stamped with the sync's own end is no newer than it, and the worker would wait for ever.
     while (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
     if (w.lastSyncTime !== syncedAt || w.phase === 'finished') return;
-    await this.readPod(w, pod);
+    await this.readPod(w, pod, syncedAt);
   }
 }

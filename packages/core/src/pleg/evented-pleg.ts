@@ -126,8 +126,8 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     return this.deps.generic.lastRelist();
   }
 
-  updateCache(uid: string, name: string, namespace: string): Promise<void> {
-    return this.deps.generic.updateCache(uid, name, namespace);
+  updateCache(uid: string, name: string, namespace: string, after?: number): Promise<void> {
+    return this.deps.generic.updateCache(uid, name, namespace, after);
   }
 
   private async run(signal: AbortSignal): Promise<void> {

@@ -251,3 +251,36 @@ test('a read older than the pod\'s cached entry never removes it: a relist whose
   await inspecting;
   assert.equal(cache.get('u1').modified, clock.now(), 'the newer read stays in the cache');
 });
+
+test('updateCache(after): an event\'s re-read of the pod begun after `after` is joined (one runtime read), an older one is not', async () => {
+  const clock = new FakeClock();
+  const runtime = new FakeContainerRuntime();
+  const cache = new StatusCache();
+  const pleg = new GenericPleg({ runtime, cache, clock, logger: nullLogger });
+  runtime.pods = [pod('u1', [['c1', 'running']])];
+  await pleg.relist();
+  let reads = 0;
+  let release!: () => void;
+  let gate = new Promise<void>((r) => (release = r));
+  const read = runtime.getPodStatus.bind(runtime);
+  runtime.getPodStatus = async (...a) => (reads++, await gate, read(...a));
+  // The worker's sync ended at syncedAt; the start's event re-reads the pod 2 ms later; the worker's read joins it.
+  const syncedAt = clock.now();
+  await clock.step(2);
+  const inspecting = pleg.inspect('u1');
+  await clock.step(1);
+  const refreshing = pleg.updateCache('u1', 'pod-u1', 'default', syncedAt);
+  release();
+  await Promise.all([inspecting, refreshing]);
+  assert.equal(reads, 1);
+  assert.equal(cache.get('u1').modified, syncedAt + 2);
+  // An inspection begun before the sync ended cannot show what the sync did: the worker reads the pod itself.
+  gate = new Promise<void>((r) => (release = r));
+  const early = pleg.inspect('u1');
+  await clock.step(1);
+  const late = pleg.updateCache('u1', 'pod-u1', 'default', clock.now() - 1);
+  release();
+  await Promise.all([early, late]);
+  assert.equal(reads, 3);
+  assert.equal(cache.get('u1').modified, clock.now());
+});

@@ -51,6 +51,8 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   private dirty = false;
   /** Pods with an updateCache read in flight (uid → how many). */
   private readonly reading = new Map<string, number>();
+  /** The latest inspect() of each pod still in flight, with when its read began. */
+  private readonly inspecting = new Map<string, { at: number; done: Promise<void> }>();
   /** Monotonic ms of the last relist start (for kubelet_pleg_relist_interval_seconds). */
   private lastRelistStart: number | undefined;
 
@@ -100,10 +102,13 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   }
 
   /** Re-reads one pod into the cache (a pod worker's fresh read after a sync), stamped when the read begins. */
-  async updateCache(uid: string, name: string, namespace: string): Promise<void> {
+  async updateCache(uid: string, name: string, namespace: string, after?: number): Promise<void> {
     const timestamp = this.deps.clock.now();
+    const joined = this.inspecting.get(uid);
     this.reading.set(uid, (this.reading.get(uid) ?? 0) + 1);
     try {
+      // A start's runtime event re-reads the pod at the same moment as the worker's fresh read: one read will do.
+      if (after !== undefined && joined && joined.at > after) return await joined.done;
       this.cacheRead(uid, await this.deps.runtime.getPodStatus(uid, name, namespace), timestamp);
     } catch (err) {
       // As a failed inspection: the error is cached and the pod re-read at the next relist (else it stays errored).
@@ -142,9 +147,17 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   }
 
   /** Re-reads one pod from the runtime into the cache and publishes its transitions (the event path). */
-  async inspect(uid: string): Promise<void> {
+  inspect(uid: string): Promise<void> {
+    const at = this.deps.clock.now();
+    const done = this.inspectAt(uid, at).finally(() => {
+      if (this.inspecting.get(uid)?.done === done) this.inspecting.delete(uid);
+    });
+    this.inspecting.set(uid, { at, done });
+    return done;
+  }
+
+  private async inspectAt(uid: string, timestamp: number): Promise<void> {
     const known = this.records.current(uid);
-    const timestamp = this.deps.clock.now();
     let read: PodStatus;
     try {
       read = await this.deps.runtime.getPodStatus(uid, known?.name ?? '', known?.namespace ?? '');

@@ -27,8 +27,12 @@ export interface PodLifecycleEventGenerator {
   /** The channel the sync loop reads. Bounded: when full events are discarded and counted (`dropped`). */
   watch(): BoundedChannel<PodLifecycleEvent>;
   healthy(): PlegHealth;
-  /** Re-inspects one pod now and refreshes the cache (used after a sync to avoid stale reads). */
-  updateCache(uid: string, name: string, namespace: string): Promise<void>;
+  /**
+   * Re-inspects one pod now and refreshes the cache (used after a sync to avoid stale reads). With `after`
+   * (epoch ms), a read of the pod begun later than that and still in flight (an event's re-read) is joined
+   * instead of a second one: it already sees everything done before `after`.
+   */
+  updateCache(uid: string, name: string, namespace: string, after?: number): Promise<void>;
 }
 
 /** The kubelet_pleg_* / kubelet_evented_pleg_* handles (a subset of metrics/createKubeletMetrics). */
