@@ -39,7 +39,8 @@ const agent = spawn(
     '--read-only-port', ports.readOnly,
     '--healthz-port', ports.healthz,
   ],
-  { cwd: repoRoot, stdio: 'inherit' },
+  // Two libuv pool threads, not four: each pool thread's malloc arena costs RSS (apps/agent/src/daemon-env.ts).
+  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '2' } },
 );
 children.push(agent);
 

@@ -5,7 +5,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, waitUntil } from '../../e2e/harness.ts';
-import { doRequest, type SimpleResponse, type TlsClientOptions, stopRuntimeOf } from '@nodelet/agent/testing';
+import { daemonEnv, doRequest, type SimpleResponse, type TlsClientOptions, stopRuntimeOf } from '@nodelet/agent/testing';
 
 export interface AgentProcess {
   dir: string;
@@ -83,7 +83,7 @@ export async function createAgentProcess(opts: AgentOptions): Promise<AgentProce
         ...opts.args,
         ...extraArgs,
       ];
-      const c = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: daemonEnv() });
       c.stdout?.pipe(log, { end: false });
       c.stderr?.pipe(log, { end: false });
       child = c;

@@ -45,7 +45,7 @@ async function startAgent(rootDir: string, nodeName: string, manifests: string, 
   const proc = spawn(process.execPath, ['--import', 'tsx', main,
     '--root-dir', rootDir, '--pod-manifest-path', manifests, '--node-name', nodeName,
     '--port', String(port), '--read-only-port', String(ro), '--healthz-port', String(hz),
-    '--file-check-frequency', '1s', '--address', '127.0.0.1', '--housekeeping-interval', '1s', ...extra,
+    '--file-check-frequency', '1s', '--address', '127.0.0.1', '--housekeeping-interval', '1s', '--volume-stats-agg-period', '1s', ...extra,
   ], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODELET_LOG_FORMAT: 'json' } });
   agents.push({ proc, rootDir });
   await lineReader(proc).waitForLine((l) => l.includes('"msg":"listening","server":"kubelet"'), 'kubelet listening');

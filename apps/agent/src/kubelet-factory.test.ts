@@ -24,7 +24,7 @@ describe('coreKubeletConfig', () => {
       eventedPleg: true,
       cgroupRoot: '/',
       cgroupsPerQOS: true,
-      stats: { housekeepingIntervalMs: 10_000, maxHousekeepingIntervalMs: 15_000, imageFsPath: '/r/runtime' },
+      stats: { housekeepingIntervalMs: 10_000, maxHousekeepingIntervalMs: 15_000, volumeStatsAggPeriodMs: 60_000, imageFsPath: '/r/runtime' },
       eviction: {
         pressureTransitionPeriodMs: 300_000,
         maxPodGracePeriodSeconds: 0,

@@ -60,6 +60,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
       maxHousekeepingIntervalMs: Math.round(c.housekeepingIntervalMs * 1.5),
       imageFsPath,
       ...(c.evictionHard ? { evictionHard: c.evictionHard } : {}),
+      volumeStatsAggPeriodMs: c.volumeStatsAggPeriodMs,
     },
     eviction: coreEvictionConfig(c),
     ...(c.serializeImagePulls !== undefined ? { serializeImagePulls: c.serializeImagePulls } : {}),

@@ -11,6 +11,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Clock, type Logger, pidAlive as alive } from '@nodelet/core/util';
+import { daemonEnv } from './daemon-env.ts';
 
 /**
  * True when this code runs as `npm run build`'s output (dist/agent/*.js, plain node) rather than from its sources
@@ -103,7 +104,7 @@ export async function spawnRuntime(paths: RuntimePaths, deps: LauncherDeps): Pro
   const fd = openSync(paths.logFile, 'a');
   let exited: string | undefined;
   try {
-    const child = spawn(cmd.file, cmd.args, { detached: true, stdio: ['ignore', fd, fd], cwd: REPO_ROOT });
+    const child = spawn(cmd.file, cmd.args, { detached: true, stdio: ['ignore', fd, fd], cwd: REPO_ROOT, env: daemonEnv() });
     child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
     child.once('error', (err) => (exited = err.message));
     child.unref();

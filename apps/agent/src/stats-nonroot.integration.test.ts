@@ -50,7 +50,7 @@ spec:
     agent = spawn('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, '--import', 'tsx', main,
       '--root-dir', join(dir, 'root'), '--pod-manifest-path', manifests, '--node-name', 'nr', '--address', '127.0.0.1',
       '--port', String(port), '--read-only-port', String(ro), '--healthz-port', String(hz),
-      '--file-check-frequency', '1s', '--housekeeping-interval', '1s', '--cgroup-root', cgRoot,
+      '--file-check-frequency', '1s', '--housekeeping-interval', '1s', '--volume-stats-agg-period', '1s', '--cgroup-root', cgRoot,
     ], { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, HOME: dir, NODELET_LOG_FORMAT: 'json' } });
     const out = lineReader(agent);
     await out.waitForLine((l) => l.includes('"msg":"listening","server":"readonly"'), 'read-only port');

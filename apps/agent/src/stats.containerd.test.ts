@@ -68,7 +68,7 @@ before(async () => {
   agent = spawn(process.execPath, ['--import', 'tsx', main,
     '--root-dir', join(root, 'agent'), '--pod-manifest-path', manifests, '--node-name', 'ctdstats', '--address', '127.0.0.1',
     '--port', String(port), '--read-only-port', String(roPort), '--healthz-port', String(hz),
-    '--file-check-frequency', '1s', '--housekeeping-interval', '1s', '--cgroup-root', cgRoot,
+    '--file-check-frequency', '1s', '--housekeeping-interval', '1s', '--volume-stats-agg-period', '1s', '--cgroup-root', cgRoot,
     '--container-runtime-endpoint', endpoint,
   ], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODELET_LOG_FORMAT: 'json' } });
   await lineReader(agent).waitForLine((l) => l.includes('"msg":"listening","server":"readonly"'), 'read-only port');

@@ -65,7 +65,7 @@ before(async () => {
   agent = spawn(process.execPath, ['--import', 'tsx', main,
     '--root-dir', root, '--pod-manifest-path', manifests, '--node-name', 'itest', '--address', '127.0.0.1',
     '--port', String(port), '--read-only-port', String(roPort), '--healthz-port', String(hz),
-    '--file-check-frequency', '1s', '--housekeeping-interval', '1s', '--cgroup-root', cgRoot,
+    '--file-check-frequency', '1s', '--housekeeping-interval', '1s', '--volume-stats-agg-period', '1s', '--cgroup-root', cgRoot,
   ], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODELET_LOG_FORMAT: 'json' } });
   await lineReader(agent).waitForLine((l) => l.includes('"msg":"listening","server":"readonly"'), 'read-only port');
   const pki = (f: string) => readFileSync(join(root, 'pki', f), 'utf8');

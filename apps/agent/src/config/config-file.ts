@@ -49,6 +49,7 @@ export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   { path: 'fileCheckFrequency', key: 'fileCheckFrequencyMs', kind: 'duration' },
   { path: 'httpCheckFrequency', key: 'httpCheckFrequencyMs', kind: 'duration' },
   { path: 'runtimeRequestTimeout', key: 'runtimeRequestTimeoutMs', kind: 'duration' },
+  { path: 'volumeStatsAggPeriod', key: 'volumeStatsAggPeriodMs', kind: 'duration' },
   { path: 'crashLoopBackOff.maxContainerRestartPeriod', key: 'crashLoopBackOffMaxMs', kind: 'duration' },
   ...EVICTION_FILE_FIELDS,
   ...APISERVER_FILE_FIELDS,

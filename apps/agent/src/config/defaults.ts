@@ -36,6 +36,7 @@ export function configFileDefaults(): Defaults {
     cgroupRoot: '/',
     cgroupsPerQOS: true,
     crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 },
+    volumeStatsAggPeriodMs: 60_000,
     verbosity: 0,
     ...EVICTION_DEFAULTS,
     ...APISERVER_DEFAULTS,

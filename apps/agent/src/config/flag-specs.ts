@@ -46,6 +46,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   { name: 'evented-pleg', kind: 'bool', key: 'eventedPleg', help: '(nodelet) Evented PLEG: hear runtime events (CRI GetContainerEvents or containerd events); relist every 300s as the safety net, every --pleg-relist-period while the stream is down.', defaultText: 'true' },
   { name: 'crashloop-backoff-initial', kind: 'duration', key: 'crashLoopBackOffInitialMs', help: '(nodelet) First CrashLoopBackOff delay.', defaultText: '10s' },
   { name: 'crashloop-backoff-max', kind: 'duration', key: 'crashLoopBackOffMaxMs', help: '(nodelet) CrashLoopBackOff cap.', defaultText: '5m0s' },
+  { name: 'volume-stats-agg-period', kind: 'duration', key: 'volumeStatsAggPeriodMs', help: 'How often disk usage (du) of container logs, writable layers and volumes is measured.', defaultText: '1m0s' },
   ...EVICTION_FLAG_SPECS,
   ...APISERVER_FLAG_SPECS,
   ...HTTP_FLAG_SPECS,

@@ -54,6 +54,8 @@ export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, 
   crashLoopBackOff: { initialMs: number; maxMs: number };
   /** klog-style verbosity (--v); 4 and above logs debug lines. */
   verbosity: number;
+  /** --volume-stats-agg-period / volumeStatsAggPeriod (kubelet: 1m; cAdvisor's du period is also 1 min): disk usage refresh. */
+  volumeStatsAggPeriodMs: number;
 }
 
 /**

@@ -35,6 +35,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => positive('httpCheckFrequency', c.httpCheckFrequencyMs),
     () => positive('runtimeRequestTimeout', c.runtimeRequestTimeoutMs),
     () => positive('pleg relist period', c.plegRelistPeriodMs),
+    () => positive('volumeStatsAggPeriod', c.volumeStatsAggPeriodMs),
     () => positive('pleg relist threshold', c.plegRelistThresholdMs),
     () => positive('crashloop backoff initial', c.crashLoopBackOff.initialMs),
     () => (c.crashLoopBackOff.maxMs >= c.crashLoopBackOff.initialMs

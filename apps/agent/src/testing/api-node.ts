@@ -81,7 +81,7 @@ export async function joinedAgent(api: ApiServerDouble, node: string, o: JoinedA
     const trust = o.trustApiServerCa ? ['--client-ca-file', join(root, 'cluster-ca.crt')] : [];
     if (o.trustApiServerCa) writeFileSync(trust[1]!, api.ca);
     return [...trust, '--config', cfg, '--kubeconfig', api.kubeconfigFor(node, { auth: 'cert', path: join(root, 'kubeconfig') }), '--node-ip', '127.0.0.1',
-      ...manifests, '--housekeeping-interval', '1s', '--cgroup-root', cgroupRoot, ...(o.endpoint ? ['--container-runtime-endpoint', o.endpoint] : []), ...(o.args?.(root) ?? [])];
+      ...manifests, '--housekeeping-interval', '1s', '--volume-stats-agg-period', '1s', '--cgroup-root', cgroupRoot, ...(o.endpoint ? ['--container-runtime-endpoint', o.endpoint] : []), ...(o.args?.(root) ?? [])];
   }, { ...(o.root ? { root: o.root } : {}), ...(o.kubelet ? { kubelet: o.kubelet } : {}) });
   const cleanup = agent.cleanup;
   agent.cleanup = async () => {

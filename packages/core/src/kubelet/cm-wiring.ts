@@ -43,9 +43,12 @@ export class CmWiring {
     );
   }
 
+  /** Cores, read once (as cAdvisor's machine info): os.cpus() parses /proc/cpuinfo and /proc/stat on every call. */
+  private readonly cores = os.cpus().length;
+
   /** Node capacity: cores × 1000, MemTotal, nodefs size (statfs of the root dir), maxPods. */
   capacity(): NodeResources {
-    return { cpuMilli: os.cpus().length * 1000, memoryBytes: os.totalmem(), ephemeralStorageBytes: this.nodefsBytes, pods: this.config.maxPods };
+    return { cpuMilli: this.cores * 1000, memoryBytes: os.totalmem(), ephemeralStorageBytes: this.nodefsBytes, pods: this.config.maxPods };
   }
 
   get perQos(): boolean {

@@ -25,6 +25,7 @@ export function buildNodeStats(deps: KubeletDeps, config: KubeletConfig, parts: 
     ...(o.housekeepingIntervalMs !== undefined ? { intervalMs: o.housekeepingIntervalMs } : {}),
     ...(o.maxHousekeepingIntervalMs !== undefined ? { maxIntervalMs: o.maxHousekeepingIntervalMs } : {}),
     ...(o.watchIntervalMs !== undefined ? { watchIntervalMs: o.watchIntervalMs } : {}),
+    ...(o.volumeStatsAggPeriodMs !== undefined ? { fsUsageIntervalMs: o.volumeStatsAggPeriodMs } : {}),
   };
   return new NodeStats(
     {

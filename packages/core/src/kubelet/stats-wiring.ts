@@ -61,7 +61,7 @@ export interface NodeStatsConfig extends CmWiringConfig {
   /** The runtime's image store (imagefs); default rootDir. */
   imageFsPath?: string;
   nodeStartTimeMs: number;
-  housekeeping?: HousekeeperConfig;
+  housekeeping?: HousekeeperConfig & { fsUsageIntervalMs?: number };
   /** Tracked-set re-sync (default 2 s). */
   trackPeriodMs?: number;
   /** Watch the kernel log for OOM kills (default true). */

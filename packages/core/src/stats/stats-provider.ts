@@ -46,19 +46,19 @@ export const NODE_KEY = '/';
 
 export class StatsProvider {
   readonly housekeeper: Housekeeper;
-  /** du of logs and volumes (and runtime jobs added by the wiring), on the housekeeping interval. */
+  /** du of logs and volumes (and runtime jobs added by the wiring), every volumeStatsAggPeriod (1 min). */
   readonly fsUsage: FsUsageCache;
   private machine: MachineInfo | undefined;
   private readonly builder: SummaryBuilder;
 
   constructor(
     private readonly deps: StatsProviderDeps,
-    config: HousekeeperConfig = {},
+    config: HousekeeperConfig & { fsUsageIntervalMs?: number } = {},
   ) {
     const reader = createCgroupStatsReader(deps.fs, deps.layout);
     const sampler = deps.sampler ?? createCgroupSampler({ reader, fs: deps.fs, clock: deps.clock });
     this.housekeeper = new Housekeeper({ clock: deps.clock, sampler, logger: deps.logger.child('housekeeper') }, config);
-    this.fsUsage = new FsUsageCache({ du: deps.du, clock: deps.clock, logger: deps.logger.child('fs-usage'), paths: () => usagePaths(deps.summary.pods()) }, config.intervalMs ?? 10_000);
+    this.fsUsage = new FsUsageCache({ du: deps.du, clock: deps.clock, logger: deps.logger.child('fs-usage'), paths: () => usagePaths(deps.summary.pods()) }, config.fsUsageIntervalMs ?? 60_000);
     this.builder = new SummaryBuilder({
       provider: deps.summary,
       samples: this.housekeeper,
