@@ -74,8 +74,8 @@ export class CgroupStatsV1 implements CgroupStatsReader {
     return counts === undefined ? undefined : { processes: counts[0] ?? 0, threads: counts[1] ?? 0 };
   }
 
-  pids(name: CgroupName): Promise<number[]> {
+  pids(name: CgroupName, limit?: number): Promise<number[]> {
     const d = this.dir('pids', name) ?? this.dir('memory', name) ?? this.dir('cpu', name);
-    return d === undefined ? Promise.resolve([]) : pidsRecursive(this.deps.fs, d);
+    return d === undefined ? Promise.resolve([]) : pidsRecursive(this.deps.fs, d, limit);
   }
 }

@@ -42,6 +42,10 @@ test('v1 readers (cpu and cpuacct on separate mounts)', async () => {
     });
     assert.deepEqual(await r.processes(C), { processes: 3, threads: 4 });
     assert.deepEqual(await r.pids(C), [100, 101, 103]);
+    assert.deepEqual(await r.pids(C, 1), [100], 'a limit stops the walk');
+    g('pids', 'cgroup.procs', '');
+    assert.deepEqual(await r.pids(C, 1), [103], 'the first pid of a descendant when the cgroup itself holds none');
+    g('pids', 'cgroup.procs', '100\n101\n');
     g('cpuacct', 'cpuacct.usage_percpu', '3000000000 2000000000 \n');
     assert.deepEqual((await r.cpu(C))?.perCpuNanoseconds, [3e9, 2e9], 'per core from cpuacct.usage_percpu');
     assert.equal(await r.cpu('/kubepods/absent'), undefined);

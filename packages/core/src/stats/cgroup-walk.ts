@@ -20,20 +20,26 @@ export async function countRecursive(fs: HostFs, dir: string, files: string[]): 
   return totals;
 }
 
-/** Pids from cgroup.procs of dir and its descendants (in order, first one first). */
-export async function pidsRecursive(fs: HostFs, dir: string): Promise<number[]> {
+/** Pids from cgroup.procs of dir and its descendants (in order, first one first), at most `limit`. */
+export async function pidsRecursive(fs: HostFs, dir: string, limit = Number.POSITIVE_INFINITY): Promise<number[]> {
   const out: number[] = [];
   for (const l of ((await readOptional(fs, `${dir}/cgroup.procs`)) ?? '').split('\n')) {
-    if (l.trim() !== '') out.push(Number(l.trim()));
+    const pid = Number(l.trim());
+    if (l.trim() !== '' && Number.isInteger(pid)) out.push(pid);
   }
+  // A pod's network counters need one pid of it: no walk of its containers once that is found.
+  if (out.length >= limit) return out.slice(0, limit);
   let ents;
   try {
     ents = await fs.readdir(dir);
   } catch {
     return out;
   }
-  for (const e of ents) if (e.dir) out.push(...(await pidsRecursive(fs, `${dir}/${e.name}`)));
-  return out.filter((n) => Number.isInteger(n));
+  for (const e of ents) {
+    if (out.length >= limit) break;
+    if (e.dir) out.push(...(await pidsRecursive(fs, `${dir}/${e.name}`, limit - out.length)));
+  }
+  return out;
 }
 
 export function cgroupDir(mount: string | undefined, name: string): string | undefined {

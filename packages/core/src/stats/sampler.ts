@@ -29,7 +29,7 @@ export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostF
     if (memory) sample.memory = memory;
     if (processes) sample.processes = processes;
     if (target.network) {
-      const pid = target.cgroup === '/' ? ('self' as const) : (await deps.reader.pids(target.cgroup))[0];
+      const pid = target.cgroup === '/' ? ('self' as const) : (await deps.reader.pids(target.cgroup, 1))[0];
       if (pid !== undefined) {
         const net = await readNetDev(deps.fs, pid, deps.procRoot);
         if (net) sample.network = net;

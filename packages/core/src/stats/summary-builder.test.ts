@@ -85,3 +85,28 @@ test('Summary from samples, statfs and du', async () => {
     f.cleanup();
   }
 });
+
+test('one statfs per filesystem path per second, however many containers sit on it', async () => {
+  const f = makeFixture('v1');
+  try {
+    f.write('/var/lib/kubelet/.keep', '');
+    const calls: string[] = [];
+    const fs = { ...f.fs, statfs: (p: string) => (calls.push(p), f.fs.statfs(p)) };
+    const containers = ['a', 'b', 'c'].map((n) => ({ name: n, cgroup: `/kubepods/podu1/${n}`, startTime: T0, logDir: '/var/lib/kubelet' }));
+    const provider: SummaryProvider = {
+      nodeName: () => 'node-a', nodeStartTime: () => T0, nodeFsPath: () => '/var/lib/kubelet', imageFsPath: () => '/var/lib/kubelet',
+      pods: () => [{ ref: { name: 'p', namespace: 'default', uid: 'u1' }, startTime: T0, cgroup: '/kubepods/podu1', containers }],
+      systemContainers: () => [],
+    };
+    const clock = new FakeClock(T0);
+    const b = new SummaryBuilder({ provider, samples: samples(), fs, du: async () => ({ bytes: 1, inodes: 1 }), clock, memoryCapacityBytes: () => 10_000 });
+    const s = await b.build();
+    assert.equal(s.pods[0]?.containers.length, 3);
+    assert.deepEqual(calls, ['/var/lib/kubelet']);
+    await clock.step(1000);
+    await b.build();
+    assert.deepEqual(calls, ['/var/lib/kubelet', '/var/lib/kubelet'], 'a second later the filesystem is asked again');
+  } finally {
+    f.cleanup();
+  }
+});

@@ -86,7 +86,8 @@ export interface CgroupStatsReader {
   memory(name: CgroupName): Promise<MemorySample | undefined>;
   processes(name: CgroupName): Promise<ProcessSample | undefined>;
   /** Pids of the cgroup and its descendants (for the network namespace of a pod). */
-  pids(name: CgroupName): Promise<number[]>;
+  /** Pids of the cgroup and its descendants, first ones first; at most `limit` (the walk stops there). */
+  pids(name: CgroupName, limit?: number): Promise<number[]>;
 }
 
 /** What the housekeeper samples: a cgroup and, for pods, where to read network counters. */
