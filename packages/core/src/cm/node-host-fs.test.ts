@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNodeHostFs } from './node-host-fs.ts';
+import { createNodeHostFs, readPseudoSync } from './node-host-fs.ts';
 
 test('procfs/sysfs reads answer without a thread-pool round trip; errors and other paths are as before', async (t) => {
   const fs = createNodeHostFs();
@@ -23,4 +23,18 @@ test('procfs/sysfs reads answer without a thread-pool round trip; errors and oth
   // A fixture root re-roots /proc: the path is a plain file under the root then, read as any other.
   const rooted = createNodeHostFs({ root: dir });
   await assert.rejects(rooted.readFile('/proc/self/stat'), { code: 'ENOENT' });
+});
+
+test('readPseudoSync: a pseudo-file whole, as readFileSync reads it; content beyond one 64 KiB read too', (t) => {
+  for (const p of ['/proc/self/status', '/proc/self/mountinfo', '/proc/meminfo']) {
+    const a = readPseudoSync(p);
+    assert.ok(a.length > 0, p);
+    assert.equal(a.split('\n')[0], readFileSync(p, 'utf8').split('\n')[0], p);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'nodelet-hostfs-big-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const big = 'x'.repeat(200_000) + '\n';
+  writeFileSync(join(dir, 'big'), big);
+  assert.equal(readPseudoSync(join(dir, 'big')), big);
+  assert.throws(() => readPseudoSync(join(dir, 'absent')), { code: 'ENOENT' });
 });
