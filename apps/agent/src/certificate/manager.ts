@@ -1,0 +1,279 @@
+/**
+ * The kubelet's certificate manager (client-go util/certificate/certificate_manager.go), one per certificate:
+ * - the pair in use comes from the store; an expired one counts as none (Current() is nil);
+ * - the rotation deadline is notBefore + a jittered 70–90 % of the lifetime (jitteryDuration), or now when there
+ *   is no pair or it does not satisfy the template (CN, DNS names, IPs, orgs);
+ * - at the deadline: a new ECDSA P-256 key, a CSR through `request`, the issued pair stored and handed to the
+ *   listeners (the API client's connections, the 10250 server);
+ * - a failed attempt counts a renew error and is retried with the kubelet's backoff (2 s doubling, 10 % jitter,
+ *   5 attempts), then every 32 s until one succeeds: the old pair stays in use all the while.
+ */
+import type { X509Certificate } from 'node:crypto';
+import type { Clock, Logger, TimerHandle } from '@nodelet/core/util';
+import { NoCertKeyError, type CertificateStore, type CertKeyPair } from './store.ts';
+
+export interface CertificateTemplate {
+  commonName: string;
+  organizations: string[];
+  dnsNames?: string[];
+  ipAddresses?: string[];
+}
+
+export interface CertificateRequestSpec extends CertificateTemplate {
+  signerName: string;
+  usages: string[];
+  keyPem: string;
+}
+
+/** Creates a CSR and waits for its certificate (csr-client.ts's requestCertificate, bound to the API client). */
+export type RequestCertificate = (spec: CertificateRequestSpec, signal: AbortSignal) => Promise<string>;
+
+export interface CertificateStatus {
+  subject?: string;
+  issuer?: string;
+  notBefore?: string;
+  notAfter?: string;
+  /** When the manager next rotates (undefined while stopped or waiting for a template). */
+  nextRotation?: string;
+  lastError?: string;
+  lastErrorTime?: string;
+  /** Renewal errors counted (the renew_errors metric). */
+  renewErrors: number;
+  rotations: number;
+}
+
+export interface CertificateManagerDeps {
+  /** Log name (the signer name, as the kubelet's). */
+  name: string;
+  signerName: string;
+  usages: string[];
+  store: CertificateStore;
+  /** undefined while there is nothing to request for (the serving certificate waits for a node address). */
+  template: () => CertificateTemplate | undefined;
+  request: RequestCertificate;
+  clock: Clock;
+  logger: Logger;
+  /** [0, 1) source for the jitter (default Math.random). */
+  random?: () => number;
+  /** Each failed attempt (the *_renew_errors counter). */
+  onRenewError?: () => void;
+  /** Seconds the previous pair lived when replaced (certificate_manager_server_rotation_seconds). */
+  onRotationAge?: (seconds: number) => void;
+  /** A new private key (PEM) per request: csr-pem.ts's newPrivateKeyPem, ECDSA P-256 as client-go's generateCSR. */
+  newKeyPem: () => string;
+}
+
+/** certificateWaitTimeout: how long one attempt waits for the CSR to be issued. */
+export const CERTIFICATE_WAIT_TIMEOUT_MS = 15 * 60_000;
+/** wait.Backoff{Duration: 2s, Factor: 2, Jitter: 0.1, Steps: 5}, then wait.PollInfinite(32s). */
+export const ROTATION_BACKOFF = { initialMs: 2000, factor: 2, jitter: 0.1, steps: 5, pollMs: 32_000 };
+
+/** jitteryDuration: wait.Jitter(total, 0.2) - 0.3 × total, i.e. 70–90 % of the lifetime. */
+export function jitteryDuration(totalMs: number, random: () => number): number {
+  return totalMs + random() * 0.2 * totalMs - totalMs * 0.3;
+}
+
+type Listener = (pair: CertKeyPair) => void;
+
+export class CertificateManager {
+  private pair: CertKeyPair | undefined;
+  private forceRotation = false;
+  private timer: TimerHandle | undefined;
+  private running = false;
+  private abort: AbortController | undefined;
+  private deadline: number | undefined;
+  private lastError: { message: string; at: number } | undefined;
+  private renewErrors = 0;
+  private rotations = 0;
+  private readonly listeners: Listener[] = [];
+  private readonly random: () => number;
+
+  /** Reads the store: no pair → rotate at once; an unreadable pair → throws (the message names the files). */
+  constructor(private readonly d: CertificateManagerDeps) {
+    this.random = d.random ?? Math.random;
+    try {
+      const p = d.store.current();
+      if (d.clock.now() < Date.parse(p.leaf.validTo)) this.pair = p;
+      else this.forceRotation = true;
+    } catch (err) {
+      if (!(err instanceof NoCertKeyError)) throw err;
+      this.forceRotation = true;
+    }
+  }
+
+  /** The pair in use; undefined when there is none or it has expired. */
+  current(): CertKeyPair | undefined {
+    const p = this.pair;
+    if (p && this.d.clock.now() > Date.parse(p.leaf.validTo)) return undefined;
+    return p;
+  }
+
+  /** Called with each newly issued pair. */
+  onRotate(l: Listener): void {
+    this.listeners.push(l);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.d.logger.info('Certificate rotation is enabled', { name: this.d.name });
+    this.loop();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.timer?.cancel();
+    this.abort?.abort();
+    this.deadline = undefined;
+  }
+
+  /** Seconds until the pair in use expires (math.Trunc), +Inf without one: the *_ttl_seconds gauges. */
+  ttlSeconds(): number {
+    const p = this.current();
+    return p ? Math.trunc((Date.parse(p.leaf.validTo) - this.d.clock.now()) / 1000) : Number.POSITIVE_INFINITY;
+  }
+
+  status(): CertificateStatus {
+    const leaf = this.pair?.leaf;
+    return {
+      ...(leaf ? { subject: oneLine(leaf.subject), issuer: oneLine(leaf.issuer), notBefore: iso(leaf.validFrom), notAfter: iso(leaf.validTo) } : {}),
+      ...(this.deadline !== undefined ? { nextRotation: new Date(this.deadline).toISOString() } : {}),
+      ...(this.lastError ? { lastError: this.lastError.message, lastErrorTime: new Date(this.lastError.at).toISOString() } : {}),
+      renewErrors: this.renewErrors,
+      rotations: this.rotations,
+    };
+  }
+
+  /** nextRotationDeadline: now when forced or the pair misses the template, else notBefore + jitteryDuration. */
+  nextRotationDeadline(): number {
+    const now = this.d.clock.now();
+    if (this.forceRotation) {
+      this.forceRotation = false;
+      return now;
+    }
+    const leaf = this.pair?.leaf;
+    if (!leaf || !satisfies(leaf, this.d.template())) return now;
+    const notBefore = Date.parse(leaf.validFrom);
+    const deadline = notBefore + jitteryDuration(Date.parse(leaf.validTo) - notBefore, this.random);
+    this.d.logger.info('Certificate expiration and rotation deadline', { name: this.d.name, expiration: leaf.validTo, deadline: new Date(deadline).toISOString() });
+    return deadline;
+  }
+
+  /** One attempt (rotateCerts): true when a new pair is stored and in use. */
+  async rotateCerts(): Promise<boolean> {
+    const template = this.d.template();
+    if (!template) return this.fail('unable to create a csr, no template available');
+    this.d.logger.info('Rotating certificates', { name: this.d.name });
+    let keyPem: string;
+    try {
+      keyPem = this.d.newKeyPem();
+    } catch (err) {
+      return this.fail(`Unable to generate a certificate signing request: ${(err as Error).message}`);
+    }
+    const abort = new AbortController();
+    this.abort = abort;
+    const timeout = this.d.clock.setTimeout(() => abort.abort(new Error('timed out waiting for the certificate')), CERTIFICATE_WAIT_TIMEOUT_MS);
+    let certPem: string;
+    try {
+      certPem = await this.d.request({ ...template, signerName: this.d.signerName, usages: this.d.usages, keyPem }, abort.signal);
+    } catch (err) {
+      return this.fail(`Failed while requesting a signed certificate from the control plane: ${(err as Error).message}`);
+    } finally {
+      timeout.cancel();
+    }
+    let pair: CertKeyPair;
+    try {
+      pair = this.d.store.update(certPem, keyPem);
+    } catch (err) {
+      return this.fail(`Unable to store the new cert/key pair: ${(err as Error).message}`);
+    }
+    const old = this.pair;
+    this.pair = pair;
+    this.rotations++;
+    this.lastError = undefined;
+    this.deadline = undefined;
+    if (old) this.d.onRotationAge?.((this.d.clock.now() - Date.parse(old.leaf.validFrom)) / 1000);
+    this.d.logger.info('Certificate rotated', { name: this.d.name, subject: oneLine(pair.leaf.subject), notAfter: iso(pair.leaf.validTo), file: pair.files[0] });
+    for (const l of this.listeners) {
+      try {
+        l(pair);
+      } catch (err) {
+        this.d.logger.error('Certificate listener failed', { name: this.d.name, err: (err as Error).message });
+      }
+    }
+    return true;
+  }
+
+  private fail(message: string): false {
+    this.renewErrors++;
+    this.d.onRenewError?.();
+    this.lastError = { message, at: this.d.clock.now() };
+    this.d.logger.error('Certificate rotation failed', { name: this.d.name, err: message });
+    return false;
+  }
+
+  /** wait.Until(1s): wait for the deadline, then rotate with backoff; again once done. */
+  private loop(): void {
+    if (!this.running) return;
+    if (!this.d.template()) {
+      this.deadline = undefined;
+      this.schedule(1000, () => this.loop());
+      return;
+    }
+    const deadline = this.nextRotationDeadline();
+    this.deadline = deadline;
+    const wait = deadline - this.d.clock.now();
+    if (wait > 0) this.d.logger.info('Waiting for next certificate rotation', { name: this.d.name, waitSeconds: Math.round(wait / 1000) });
+    this.schedule(Math.max(0, wait), () => void this.attempt(0, ROTATION_BACKOFF.initialMs));
+  }
+
+  private async attempt(n: number, delayMs: number): Promise<void> {
+    if (!this.running) return;
+    const ok = await this.rotateCerts();
+    if (!this.running) return;
+    if (ok) return this.schedule(1000, () => this.loop());
+    const b = ROTATION_BACKOFF;
+    if (n + 1 < b.steps) {
+      const jittered = delayMs + this.random() * b.jitter * delayMs;
+      this.deadline = this.d.clock.now() + jittered;
+      return this.schedule(jittered, () => void this.attempt(n + 1, delayMs * b.factor));
+    }
+    if (n + 1 === b.steps) this.d.logger.error('Reached backoff limit, still unable to rotate certs', { name: this.d.name, err: this.lastError?.message });
+    this.deadline = this.d.clock.now() + b.pollMs;
+    this.schedule(b.pollMs, () => void this.attempt(n + 1, delayMs));
+  }
+
+  private schedule(ms: number, fn: () => void): void {
+    this.timer?.cancel();
+    this.timer = this.d.clock.setTimeout(fn, ms);
+  }
+}
+
+/** certSatisfiesTemplateLocked: same CN; the template's DNS names, IPs and orgs all present. */
+export function satisfies(leaf: X509Certificate, t: CertificateTemplate | undefined): boolean {
+  if (!t) return true;
+  if (/^CN=(.*)$/m.exec(leaf.subject)?.[1] !== t.commonName) return false;
+  const alt = (leaf.subjectAltName ?? '').split(', ');
+  const dns = new Set(alt.filter((a) => a.startsWith('DNS:')).map((a) => a.slice(4)));
+  const ips = new Set(alt.filter((a) => a.startsWith('IP Address:')).map((a) => canonicalIp(a.slice(11))));
+  const orgs = new Set([...leaf.subject.matchAll(/^O=(.*)$/gm)].map((m) => m[1]));
+  return (t.dnsNames ?? []).every((n) => dns.has(n)) && (t.ipAddresses ?? []).every((ip) => ips.has(canonicalIp(ip))) && t.organizations.every((o) => orgs.has(o));
+}
+
+/** One spelling per address: IPv6 as eight lowercase groups without leading zeros (X509 may print either). */
+export function canonicalIp(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail] = ip.toLowerCase().split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return groups.map((g) => g.replace(/^0+(?=.)/, '')).join(':');
+}
+
+function oneLine(dn: string): string {
+  return dn.split('\n').filter((l) => l).join(', ');
+}
+
+function iso(date: string): string {
+  return new Date(Date.parse(date)).toISOString();
+}
