@@ -135,7 +135,7 @@ export class DeviceState {
     for (const id of [...reusable].sort()) if (picked.length < required) picked.push(id);
     if (picked.length < required) {
       const inUse = this.pods.devices().get(resource) ?? new Set<string>();
-      const available = [...healthy].filter((id) => !inUse.has(id) && !picked.includes(id)).sort();
+      const available = this.alignedFirst(resource, [...healthy].filter((id) => !inUse.has(id) && !picked.includes(id)).sort(), this.preferredNuma?.(podUid, container));
       const needed = required - picked.length;
       if (available.length < needed) {
         return { ok: false, message: `requested number of devices unavailable for ${resource}. Requested: ${needed}, Available: ${available.length}` };
@@ -161,5 +161,24 @@ export class DeviceState {
       for (const n of nodes.length > 0 ? nodes : [NODE_WITHOUT_TOPOLOGY]) (out[String(n)] ??= []).push(id);
     }
     return out;
+  }
+
+  /** The topology manager's NUMA affinity for a container (set when a topology manager is wired). */
+  preferredNuma: ((podUid: string, container: string) => readonly number[] | undefined) | undefined;
+
+  /** The resource's devices, healthy or not, with their NUMA nodes (for topology hints). */
+  allDevices(resource: string): PluginDevice[] {
+    return [...(this.all.get(resource)?.values() ?? [])];
+  }
+
+  /** devicesToAllocate's order under a NUMA affinity: devices on it, then devices without topology, then others. */
+  private alignedFirst(resource: string, ids: string[], numa: readonly number[] | undefined): string[] {
+    if (!numa || numa.length === 0) return ids;
+    const rank = (id: string) => {
+      const nodes = this.all.get(resource)?.get(id)?.numaNodes ?? [];
+      if (nodes.some((n) => numa.includes(n))) return 0;
+      return nodes.length === 0 ? 1 : 2;
+    };
+    return ids.map((id, i) => ({ id, i, r: rank(id) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.id);
   }
 }
