@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../util/clock.ts';
+import { loadKubeConfig } from './kubeconfig-info.ts';
 import { BlockingTokenBucket } from './rate-limiter.ts';
 import type { ApiClient, ApiRequest, ApiResult, WatchEnd, WatchEvent } from './types.ts';
 
@@ -21,14 +22,9 @@ export type LoadResult = { ok: true; client: ApiClient } | { ok: false; reason: 
 
 /** Loads a kubeconfig file and builds a client; a clear message naming what is wrong otherwise. */
 export async function createApiClientFromKubeconfig(path: string, opts: ApiClientOptions): Promise<LoadResult> {
-  // Loaded here, not at the top: only API-server mode needs client-node's KubeConfig (about 70 MiB RSS once loaded).
-  const { KubeConfig } = await import('@kubernetes/client-node');
-  const kc = new KubeConfig();
-  try {
-    kc.loadFromFile(path);
-  } catch (err) {
-    return { ok: false, reason: `invalid kubeconfig ${path}: ${(err as Error).message}` };
-  }
+  const loaded = await loadKubeConfig(path);
+  if (!loaded.ok) return loaded;
+  const kc = loaded.kc;
   const cluster = kc.getCurrentCluster();
   if (!cluster) return { ok: false, reason: `invalid kubeconfig ${path}: no current cluster (current-context "${kc.getCurrentContext()}")` };
   if (!cluster.server) return { ok: false, reason: `invalid kubeconfig ${path}: cluster "${cluster.name}" has no server` };

@@ -3,4 +3,5 @@
  * @kubernetes/client-node: import it with import() where it is used.
  */
 export { createApiClientFromKubeconfig } from './client.ts';
-export type { ApiClient } from './types.ts';
+export { readKubeconfig, type KubeconfigInfo, type KubeconfigRead } from './kubeconfig-info.ts';
+export type { ApiClient, ApiRequest, ApiResult } from './types.ts';
