@@ -72,7 +72,7 @@ test('findCniBinDir: first dir with bridge and host-local', () => {
 });
 
 interface Call { env: Record<string, string>; stdin: string; binary: string }
-function fakeNet(root: string, opts: { privileged?: boolean; attached?: number; routes?: Route[]; reply?: (c: Call) => ReturnType<CniExec> } = {}) {
+function fakeNet(root: string, opts: { privileged?: boolean; attached?: number; routes?: Route[]; reply?: (c: Call) => ReturnType<CniExec>; bridges?: Map<string, number>; ipCalls?: string[][] } = {}) {
   const calls: Call[] = [];
   const logs: string[] = [];
   const exec: CniExec = async (binary, env, stdin) => {
@@ -83,6 +83,7 @@ function fakeNet(root: string, opts: { privileged?: boolean; attached?: number; 
   const net = new PodNetwork({
     rootDir: root, logger: jsonLogger((l) => logs.push(l)), privileged: opts.privileged ?? true, binDir: '/cni', exec,
     routes: () => opts.routes ?? [], attached: () => opts.attached ?? 0,
+    ...(opts.bridges ? { ports: (b: string) => opts.bridges!.get(b), ip: async (args: string[]) => { opts.ipCalls?.push(args); opts.bridges!.delete(args[2]!); return ''; } } : {}),
   });
   return { net, calls, logs };
 }
@@ -179,4 +180,29 @@ test('PodNetwork: with every /24 of the supernet routed the ADD failure names th
   const { net } = fakeNet(tmp(), { routes: [r('10.89.0.0/16', 'other0')] });
   const got = await net.add('sb', '/proc/1/ns/net');
   assert.deepEqual(got, { ok: false, message: 'no free /24 left in 10.89.0.0/16 for network nodelet-embedded (the kubelet\'s podCIDR / --pod-cidr gives pods another range)' });
+});
+
+test('PodNetwork: a new pod range retires the old bridge, removed once its last sandbox is gone (also after a restart)', async () => {
+  const root = tmp();
+  const bridges = new Map<string, number>();
+  const ipCalls: string[][] = [];
+  const first = fakeNet(root, { bridges, ipCalls });
+  await first.net.add('sb1', '/proc/1/ns/net');
+  const old = JSON.parse(first.calls[0]!.stdin).bridge as string;
+  bridges.set(old, 1); // sb1's veth
+  await first.net.setPodCidr('10.244.7.0/24');
+  assert.deepEqual(ipCalls, [], 'kept while a sandbox is on it');
+  assert.deepEqual(JSON.parse(readFileSync(join(root, 'cni', 'network.json'), 'utf8')).retired, [old]);
+  // The runtime restarts; sb1's DEL takes its port away: the old bridge goes.
+  const again = fakeNet(root, { bridges, ipCalls });
+  bridges.set(old, 0);
+  await again.net.del('sb1', '');
+  assert.deepEqual(ipCalls, [['link', 'del', old]]);
+  assert.equal(JSON.parse(readFileSync(join(root, 'cni', 'network.json'), 'utf8')).retired, undefined);
+  assert.ok(again.logs.some((l) => l.includes('removed the bridge of the previous pod range')));
+  // No sandbox on the old bridge: removed at once; the same range again retires nothing.
+  bridges.set(bridgeOf('10.244.7.0/24'), 0);
+  await again.net.setPodCidr('10.245.0.0/16');
+  await again.net.setPodCidr('10.245.0.0/16');
+  assert.deepEqual(ipCalls.slice(1), [['link', 'del', bridgeOf('10.244.7.0/24')]]);
 });

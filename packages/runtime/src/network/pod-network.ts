@@ -6,6 +6,8 @@
  * that already holds another subnet's gateway, and containerd's test CNI owns `nodelet0`.
  * Otherwise (unprivileged, no plugins) sandboxes keep loopback only, as before.
  * Operations of one instance are serialised; DEL on a namespace that is gone only releases the lease.
+ * A new pod range (UpdateRuntimeConfig) retires the bridge of the old one: running sandboxes keep their ports on
+ * it, and it is removed once its last port is gone (checked at once and after each DEL; kept in network.json).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,6 +42,8 @@ export interface PodNetworkDeps {
   attached: () => number;
   /** Runs `ip` (bridge cleanup); injectable for tests. */
   ip?: (args: string[]) => Promise<string>;
+  /** Ports on a bridge (/sys/class/net/<bridge>/brif); undefined when there is no such bridge. Injectable for tests. */
+  ports?: (bridge: string) => number | undefined;
 }
 
 export type AddResult = { ok: true; ip: string } | { ok: false; message: string };
@@ -51,10 +55,13 @@ export class PodNetwork {
   private subnet: string | undefined;
   /** The kubelet's pod range (UpdateRuntimeConfig pod_cidr), kept in <root>/cni/network.json across restarts. */
   private podRange: string | undefined;
+  /** Bridges of earlier ranges, removed once no port is left on them. */
+  private retired = new Set<string>();
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly d: PodNetworkDeps) {
     this.binDir = d.binDir === null ? undefined : (d.binDir ?? findCniBinDir());
+    for (const b of this.loadSaved().retired ?? []) this.retired.add(b);
     const why = !d.privileged ? 'not running as root' : !this.binDir ? 'CNI bridge/host-local plugins not found in /opt/cni/bin or /usr/lib/cni' : '';
     if (why) d.logger.info('pod network: isolated pods get loopback only (no IP)', { reason: why });
     else d.logger.info('pod network: CNI bridge', { binDir: this.binDir });
@@ -87,9 +94,13 @@ export class PodNetwork {
       const r = podRangeOf(podCidr);
       if (!r.ok) return r;
       if (r.cidr === this.podRange && r.cidr === this.subnet) return { ok: true as const };
+      const old = this.subnet ?? this.loadSaved().subnet;
+      if (old && old !== r.cidr) this.retired.add(bridgeOf(old));
+      this.retired.delete(bridgeOf(r.cidr));
       this.podRange = r.cidr;
       this.subnet = r.cidr;
       this.save();
+      await this.removeRetired();
       const taken = (this.d.routes ?? hostRoutes)().find((x) => !x.iface.startsWith('nodelet-p') && routed(r.cidr, [x]));
       if (taken) this.d.logger.warn('pod CIDR overlaps a route of another interface', { podCIDR: r.cidr, iface: taken.iface });
       this.d.logger.info('pod network range from the kubelet', { podCIDR: r.cidr, bridge: bridgeOf(r.cidr) });
@@ -103,6 +114,7 @@ export class PodNetwork {
       const net = this.network();
       if (!net) return { ok: true as const };
       const r = await invokePlugin(this.exec(), 'bridge', { command: 'DEL', containerId: sandboxId, netns, ifname: 'eth0', binDir: this.binDir! }, bridgeConfig(net));
+      if (r.ok) await this.removeRetired();
       return r.ok ? { ok: true as const } : { ok: false as const, message: `plugin type="bridge" name="${NETWORK_NAME}" failed (delete): ${r.message}` };
     });
   }
@@ -112,23 +124,53 @@ export class PodNetwork {
     return this.serial(async () => {
       if (!this.enabled || !this.subnet || this.d.attached() > 0) return;
       const bridge = bridgeOf(this.subnet);
-      let ports: number;
-      try {
-        ports = readdirSync(`/sys/class/net/${bridge}/brif`).length;
-      } catch {
-        return; // no bridge
-      }
-      const ip = this.d.ip ?? (async (args: string[]) => (await run('ip', args, { env: hostEnv() })).stdout);
-      if (ports === 0) await ip(['link', 'del', bridge]).catch((err: unknown) => this.d.logger.warn('cannot remove bridge', { bridge, err: String(err) }));
+      const ports = this.portsOf(bridge);
+      if (ports === undefined) return; // no bridge
+      if (ports === 0) await this.removeBridge(bridge);
       this.d.logger.debug('pod network released', { subnet: this.subnet, bridge, ports });
     });
+  }
+
+  /** Removes each retired bridge that has no port left (one that is gone is forgotten). Runs inside serial(). */
+  private async removeRetired(): Promise<void> {
+    if (!this.enabled || this.retired.size === 0) return;
+    let changed = false;
+    for (const bridge of [...this.retired]) {
+      const ports = this.portsOf(bridge);
+      if (ports === undefined || (ports === 0 && (await this.removeBridge(bridge)))) {
+        this.retired.delete(bridge);
+        changed = true;
+        if (ports === 0) this.d.logger.info('removed the bridge of the previous pod range', { bridge });
+      }
+    }
+    if (changed) this.save();
+  }
+
+  private portsOf(bridge: string): number | undefined {
+    if (this.d.ports) return this.d.ports(bridge);
+    try {
+      return readdirSync(`/sys/class/net/${bridge}/brif`).length;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async removeBridge(bridge: string): Promise<boolean> {
+    const ip = this.d.ip ?? (async (args: string[]) => (await run('ip', args, { env: hostEnv() })).stdout);
+    try {
+      await ip(['link', 'del', bridge]);
+      return true;
+    } catch (err) {
+      this.d.logger.warn('cannot remove bridge', { bridge, err: String(err) });
+      return false;
+    }
   }
 
   /** The bridge network of this instance, choosing (and persisting) its subnet on first use. */
   private network(): BridgeNetwork | undefined {
     const dir = join(this.d.rootDir, 'cni');
     if (!this.subnet) {
-      const { subnet: saved, podCIDR } = savedNetwork(join(dir, 'network.json'));
+      const { subnet: saved, podCIDR } = this.loadSaved();
       this.podRange ??= podCIDR;
       const routes = (this.d.routes ?? hostRoutes)();
       // The kubelet's range; else keep the saved subnet while leases use it, or when nobody routes it (else
@@ -146,7 +188,19 @@ export class PodNetwork {
   private save(): void {
     const dir = join(this.d.rootDir, 'cni');
     mkdirSync(dir, { recursive: true });
-    writeJsonAtomic(join(dir, 'network.json'), { subnet: this.subnet, ...(this.podRange ? { podCIDR: this.podRange } : {}) });
+    writeJsonAtomic(join(dir, 'network.json'), {
+      subnet: this.subnet,
+      ...(this.podRange ? { podCIDR: this.podRange } : {}),
+      ...(this.retired.size > 0 ? { retired: [...this.retired] } : {}),
+    });
+  }
+
+  private loadSaved(): { subnet?: string; podCIDR?: string; retired?: string[] } {
+    try {
+      return JSON.parse(readFileSync(join(this.d.rootDir, 'cni', 'network.json'), 'utf8')) as { subnet?: string; podCIDR?: string; retired?: string[] };
+    } catch {
+      return {};
+    }
   }
 
   private exec(): CniExec {
@@ -157,14 +211,6 @@ export class PodNetwork {
     const next = this.chain.then(fn, fn);
     this.chain = next.catch(() => undefined);
     return next;
-  }
-}
-
-function savedNetwork(file: string): { subnet?: string; podCIDR?: string } {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as { subnet?: string; podCIDR?: string };
-  } catch {
-    return {};
   }
 }
 

@@ -7,6 +7,7 @@ import type { HostBinaries } from '../util/bins.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventHub } from './events.ts';
 import type { PodNetwork } from '../network/pod-network.ts';
+import type { SandboxFailureLog } from './sandbox-failures.ts';
 
 /** A process this runtime is watching: its own child, or (after a restart) an adopted pid it polls. */
 export interface Watched {
@@ -38,4 +39,6 @@ export interface RuntimeContext {
   starting: Map<string, Promise<void>>;
   /** CNI for isolated sandboxes (disabled: loopback only). */
   network: PodNetwork;
+  /** Sandbox failures the kubelet retries: logged once per pod and cause, then at debug. */
+  sandboxFailures: SandboxFailureLog;
 }

@@ -19,6 +19,7 @@ import { recoverState, stopEverything } from './lifecycle.ts';
 import { listContainers, listSandboxes } from './queries.ts';
 import { fail, ok, type OpResult } from './result.ts';
 import { removeSandbox, runSandbox, stopSandbox } from './sandbox-ops.ts';
+import { SandboxFailureLog } from './sandbox-failures.ts';
 import { StatsSampler } from './stats.ts';
 import { PodNetwork } from '../network/pod-network.ts';
 
@@ -69,6 +70,7 @@ export class Runtime {
       containerProcs: new Map(),
       starting: new Map(),
       network,
+      sandboxFailures: new SandboxFailureLog(logger),
     };
     this.stats = new StatsSampler(this.ctx);
   }

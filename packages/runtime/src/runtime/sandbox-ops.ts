@@ -84,12 +84,13 @@ export async function runSandbox(ctx: RuntimeContext, config: PodSandboxConfig__
       r.child.kill('SIGKILL');
       cleanupSandboxCgroups(ctx, rec);
       rmSync(join(ctx.rootDir, 'sandboxes', id), { recursive: true, force: true });
-      ctx.logger.error('RunPodSandbox: network setup failed', { id, err: added.message });
+      ctx.sandboxFailures.report(config.metadata ?? {}, id, 'RunPodSandbox: network setup failed', added.message);
       return fail('UNKNOWN', `failed to setup network for sandbox "${id}": ${added.message}`);
     }
     rec.ip = added.ip;
     rec.cni = true;
   }
+  ctx.sandboxFailures.clear(config.metadata?.uid);
   rec.state = 'SANDBOX_READY';
   rec.pausePid = r.initPid;
   rec.pauseStart = procStartTime(r.initPid);
