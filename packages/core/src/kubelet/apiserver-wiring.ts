@@ -41,6 +41,8 @@ export interface ApiServerWiringDeps {
   listImages: () => Promise<NodeImage[]>;
   /** The pod workers' lifecycle answers (mirror pods, and when a deleted pod's API object may go). */
   podState: () => PodStateProvider;
+  /** The Node's spec.podCIDRs to the runtime (the kubelet's updatePodCIDR); true when the range changed. */
+  updatePodCIDR?: (cidrs: string) => Promise<boolean>;
   nodeName: string;
   rootDir: string;
   maxPods: number;
@@ -78,6 +80,7 @@ export class ApiServerWiring {
         logger: logger.child('node-status'),
         input: () => this.input(),
         onEvent: (e) => d.recorder().event({ kind: 'Node', name: nodeName, uid: nodeName }, e.type, e.reason, e.message),
+        ...(d.updatePodCIDR ? { updatePodCIDR: d.updatePodCIDR } : {}),
       },
       {
         nodeName,
@@ -209,6 +212,8 @@ export interface KubeletParts {
   statusManager: () => StatusManager;
   summary: () => NodeSummary;
   workers: () => PodWorkers;
+  /** The kubelet's updatePodCIDR (the pod CIDR updater is built after the wiring). */
+  updatePodCIDR?: (cidrs: string) => Promise<boolean>;
 }
 
 /** API-server mode when deps.apiClient and config.apiServer are given; undefined (standalone) otherwise. */
@@ -228,6 +233,7 @@ export function buildApiServerWiring(deps: KubeletDeps, config: KubeletConfig, k
       summary: k.summary,
       listImages: async () => (await cri.listImages({})).images.map((i) => ({ names: [...i.repoTags, ...i.repoDigests], sizeBytes: Number(i.size) })),
       podState: k.workers,
+      ...(k.updatePodCIDR ? { updatePodCIDR: k.updatePodCIDR } : {}),
       nodeName: config.nodeName,
       rootDir: config.rootDir,
       maxPods: config.maxPods,

@@ -42,8 +42,6 @@ import { buildNodeShutdown } from './node-shutdown-wiring.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
 import { buildDeviceManager, withDeviceAdmission } from './device-wiring.ts';
 import type { DeviceManager } from '../cm/devicemanager/manager.ts';
-import { buildCpuManager, cpuLifecycle, withCpuAdmission } from './cpu-wiring.ts';
-import type { CpuManager } from '../cm/cpumanager/cpu-manager.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
 import { nodeGcFs } from './gc-fs.ts';
@@ -83,8 +81,6 @@ export class Kubelet implements KubeletApi {
   readonly logManager: ContainerLogManager | undefined;
   /** Device plugins (Registration on <root-dir>/device-plugins/kubelet.sock); on a real host only. */
   readonly devices: DeviceManager | undefined;
-  /** CPU manager (cpuManagerPolicy none / static, <root-dir>/cpu_manager_state); on a real host only. */
-  readonly cpuManager: CpuManager | undefined;
   /** Graceful node shutdown (shutdownGracePeriod...); absent unless configured. */
   readonly nodeShutdown: NodeShutdownManager | undefined;
   private readonly handlers: PodHandlers;
@@ -111,6 +107,7 @@ export class Kubelet implements KubeletApi {
       statusManager: () => this.statusManager,
       summary: () => this.node(),
       workers: () => this.workers,
+      updatePodCIDR: (cidrs) => this.podCidr.update(cidrs),
     });
     this.statusManager = new BasicStatusManager({ clock, bus: this.events, logger, ...(this.api ? { syncer: this.api.syncer } : {}) });
     const sink: EventSink = (pod, type, reason, message, fieldPath) =>
@@ -129,9 +126,7 @@ export class Kubelet implements KubeletApi {
     );
     this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick() });
     const devices = this.devices;
-    this.cpuManager = buildCpuManager(deps, config, { cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });
     this.runtime = buildRuntimeManager(deps, config, {
-      ...(this.cpuManager ? { lifecycle: cpuLifecycle(this.cpuManager) } : {}),
       ...(devices ? { devices: (pod: V1Pod, c: V1Container) => devices.prepareContainer(pod, c) } : {}),
       ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
       allocatable: () => this.downwardAllocatable(),
@@ -186,7 +181,7 @@ export class Kubelet implements KubeletApi {
       recorder: this.recorder,
       bus: this.events,
       reasons: new ReasonCache(),
-      admit: createAdmitter([...withCpuAdmission(withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), this.cpuManager), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
+      admit: createAdmitter([...withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
       node: () => this.admitNode(),
       workers: () => this.workers,
       activePods: () => this.activePods.list(),
@@ -217,12 +212,12 @@ export class Kubelet implements KubeletApi {
     if (this.running) return;
     this.running = true;
     this.stopped = false;
-    this.startCpuManager();
+    // As NewMainKubelet: the configured range first; in API-server mode the Node's spec.podCIDRs then win.
+    await this.podCidr.start(this.config.podCIDR ?? '');
     await this.api?.start();
     this.recorder.event({ kind: 'Node', name: this.config.nodeName }, 'Normal', 'Starting', 'Starting kubelet.');
     await this.stats?.start().catch((err: unknown) => this.deps.logger.error('stats failed to start', { err: String(err) }));
     await this.devices?.start().catch((err: unknown) => this.deps.logger.error('device manager failed to start', { err: String(err) }));
-    await this.podCidr.start(this.config.podCIDR ?? '');
     this.runtimeState.start();
     this.statusManager.start();
     this.probes.manager.start();
@@ -257,7 +252,6 @@ export class Kubelet implements KubeletApi {
     this.probes.manager.stop();
     this.statusManager.stop();
     this.stats?.stop();
-    this.cpuManager?.stop();
     await this.devices?.stop();
     await this.api?.stop();
   }
@@ -345,16 +339,6 @@ export class Kubelet implements KubeletApi {
 
   private downwardAllocatable(): NodeAllocatable {
     return downwardAllocatableOf(this.config, this.api?.nodeStatus.allocatable, this.stats?.cgroups().allocatable);
-  }
-
-  /** The container manager's Start of the CPU manager: a state file it cannot use stops the kubelet. */
-  private startCpuManager(): void {
-    try {
-      this.cpuManager?.start();
-    } catch (err) {
-      this.running = false;
-      throw new Error(`start cpu manager error: ${(err as Error).message}`);
-    }
   }
 
   private admitNode(): AdmitNode {

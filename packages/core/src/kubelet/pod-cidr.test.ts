@@ -28,6 +28,8 @@ test('the default (no podCIDR) sends nothing; a range is sent once, a new one ag
   assert.equal(await u.update('10.244.1.0/24'), true);
   assert.equal(await u.update('10.244.1.0/24'), false);
   assert.equal(await u.update('10.244.2.0/24'), true);
+  // The flag's default after the Node's range arrived (API-server mode) does not undo it.
+  assert.equal(await u.update(''), false);
   assert.deepEqual(sent(), ['10.244.1.0/24', '10.244.2.0/24']);
   assert.equal(cri.podCidr, '10.244.2.0/24');
   assert.equal(u.podCIDR, '10.244.2.0/24');

@@ -3,6 +3,7 @@
  * runtime as CRI UpdateRuntimeConfig(runtime_config.network_config.pod_cidr) when it differs from the one the
  * runtime last accepted ("" never is sent: the runtime keeps its own range). A failure is logged ("Pod CIDR
  * update failed") and the range is sent again the next time the runtime turns ready (a `runtime` bus event).
+ * In API-server mode the Node's spec.podCIDRs come here too, on every node status update (NodeStatusManager).
  */
 import type { CriClient } from '../cri/types.ts';
 import type { EventBus } from '../events/types.ts';
@@ -22,7 +23,7 @@ export class PodCidrUpdater {
 
   /** Sends `cidr` at once, then again whenever the runtime turns ready while it is not accepted. */
   async start(cidr: string): Promise<void> {
-    this.desired = cidr;
+    if (cidr !== '') this.desired = cidr;
     this.off ??= this.deps.bus?.subscribe((e) => {
       if (e.type === 'runtime' && e.ready && this.desired !== this.current) void this.update(this.desired);
     });
@@ -36,6 +37,8 @@ export class PodCidrUpdater {
 
   /** True when the runtime took a new range. */
   async update(cidr: string): Promise<boolean> {
+    // "" is never sent: the runtime keeps its range (the flag's default must not undo the Node's spec.podCIDRs).
+    if (cidr === '') return false;
     this.desired = cidr;
     if (cidr === this.current) return false;
     try {

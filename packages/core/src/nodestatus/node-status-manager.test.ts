@@ -113,4 +113,35 @@ describe('NodeStatusManager', () => {
     await m.tick();
     assert.equal(m.registered, true);
   });
+
+  it('spec.podCIDRs set on the Node (by the node IPAM controller) go to the runtime, joined by ","; a change forces a status patch (tryUpdateNodeStatus)', async () => {
+    const clock = new FakeClock();
+    const api = fakeApi();
+    const sent: string[] = [];
+    let accepted = '';
+    const m = new NodeStatusManager(
+      {
+        client: api.client, clock, logger: nullLogger, input: async () => input(),
+        // As the kubelet's updatePodCIDR: true only when the runtime's range changes.
+        updatePodCIDR: async (cidrs) => {
+          sent.push(cidrs);
+          if (cidrs === accepted) return false;
+          accepted = cidrs;
+          return true;
+        },
+      },
+      { nodeName: 'n1', registerNode: true, updateFrequencyMs: 10_000, reportFrequencyMs: 300_000 },
+    );
+    await m.tick();
+    assert.deepEqual(sent, [], 'no spec.podCIDRs yet: nothing sent');
+    api.node()!.spec = { podCIDR: '10.244.3.0/24', podCIDRs: ['10.244.3.0/24', 'fd00:10:244:3::/64'] };
+    await clock.step(10_000);
+    await m.tick();
+    assert.deepEqual(sent, ['10.244.3.0/24,fd00:10:244:3::/64']);
+    assert.equal(statusPatches(api.client), 1, 'the range changed: patched although the status did not');
+    await clock.step(10_000);
+    await m.tick();
+    assert.equal(sent.length, 2, 'sent on every update');
+    assert.equal(statusPatches(api.client), 1, 'unchanged range, unchanged status: no patch');
+  });
 });

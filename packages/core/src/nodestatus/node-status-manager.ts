@@ -17,6 +17,11 @@ export interface NodeStatusDeps {
   logger: Logger;
   input: () => Promise<NodeStatusInput>;
   onEvent?: (e: NodeEventNote) => void;
+  /**
+   * The kubelet's updatePodCIDR: the Node's spec.podCIDRs (joined by ",") to the runtime; true when the range
+   * changed (the status is then patched even when nothing else changed), as tryUpdateNodeStatus.
+   */
+  updatePodCIDR?: (cidrs: string) => Promise<boolean>;
 }
 
 export interface NodeStatusConfig {
@@ -135,10 +140,12 @@ export class NodeStatusManager {
       return { ok: false, reason: `${got.reason}: ${got.message}` };
     }
     this.nodeUid = got.body.metadata?.uid;
+    const podCIDRs = got.body.spec?.podCIDRs ?? [];
+    const podCIDRChanged = podCIDRs.length > 0 && this.deps.updatePodCIDR ? await this.deps.updatePodCIDR(podCIDRs.join(',')) : false;
     const now = clock.now();
     const { status, events } = buildNodeStatus(got.body.status, await this.deps.input(), now);
     this.allocatable = status.allocatable;
-    const changed = nodeStatusChanged(got.body.status, status);
+    const changed = podCIDRChanged || nodeStatusChanged(got.body.status, status);
     const due = this.lastReport === undefined || now - this.lastReport >= (this.config.reportFrequencyMs ?? 300_000);
     if (!changed && !due) return { ok: true };
     const conditionOrder = (status.conditions ?? []).map((c) => ({ type: c.type }));
