@@ -14,3 +14,4 @@ export { mergePatch } from './patch/merge-patch.ts';
 export { applyJsonPatch } from './patch/json-patch.ts';
 export { nodeRestrictionPolicy } from './auth/node-policy.ts';
 export { kubeApiAccessVolume } from './store/sa-admission.ts';
+export { bootstrapTokenSecret } from './auth/bootstrap-tokens.ts';

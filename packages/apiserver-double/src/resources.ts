@@ -133,6 +133,17 @@ export const RESOURCES: ResourceInfo[] = [
   res({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', singular: 'lease' }),
   res({ group: 'node.k8s.io', resource: 'runtimeclasses', kind: 'RuntimeClass', singular: 'runtimeclass', namespaced: false }),
   res({
+    group: 'certificates.k8s.io',
+    resource: 'certificatesigningrequests',
+    kind: 'CertificateSigningRequest',
+    singular: 'certificatesigningrequest',
+    namespaced: false,
+    shortNames: ['csr'],
+    subresources: ['approval', 'status'],
+    hasStatus: true,
+    fields: ['spec.signerName'],
+  }),
+  res({
     group: 'authentication.k8s.io',
     resource: 'tokenreviews',
     kind: 'TokenReview',

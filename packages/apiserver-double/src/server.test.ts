@@ -56,7 +56,7 @@ test('node client cert authenticates as system:node:<name>; discovery and /versi
   const core1 = await rawRequest(double, 'GET', '/api/v1');
   assert.ok(core1.json.resources.some((r: { name: string }) => r.name === 'pods/status'));
   const groups = await rawRequest(double, 'GET', '/apis');
-  assert.deepEqual(groups.json.groups.map((g: { name: string }) => g.name).sort(), ['authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'node.k8s.io']);
+  assert.deepEqual(groups.json.groups.map((g: { name: string }) => g.name).sort(), ['authentication.k8s.io', 'authorization.k8s.io', 'certificates.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'node.k8s.io']);
   const anon = await rawRequest(double, 'GET', '/api/v1/pods', undefined, { authorization: '' });
   assert.equal(anon.status, 401);
   const { VersionApi } = await import('@kubernetes/client-node');

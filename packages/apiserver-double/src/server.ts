@@ -23,6 +23,10 @@ import { DoubleStore } from './store/double-store.ts';
 import { Registry } from './store/registry.ts';
 import { RawStore } from './store/store.ts';
 import { serveUpgrades } from './http/pod-stream.ts';
+import { bootstrapTokenSecret, bootstrapTokenUser } from './auth/bootstrap-tokens.ts';
+import { withCsrRules } from './auth/csr-policy.ts';
+import { startCsrControllers } from './store/csr-signer.ts';
+import { kubeTime } from './store/registry.ts';
 
 export interface ApiServerDoubleOptions {
   port?: number;
@@ -44,6 +48,14 @@ export interface ApiServerDoubleOptions {
   kubeletPreferredAddressTypes?: string[];
   /** --kubelet-certificate-authority: verify kubelet serving certs with this CA (default: not verified). */
   kubeletCa?: string;
+  /** Bootstrap tokens `<id>.<secret>`, written as kube-system Secrets bootstrap-token-<id> (as kubeadm does). */
+  bootstrapTokens?: string[];
+  /** kube-controller-manager --cluster-signing-duration: lifetime of certificates the CSR signer issues (default 1 year). */
+  clusterSigningDurationMs?: number;
+  /** How far the signer backdates notBefore (default 5 min, as upstream). */
+  signingBackdateMs?: number;
+  /** Run the csrapproving controller: kubelet client CSRs of nodes (for themselves) and bootstrappers are approved. */
+  csrAutoApprove?: boolean;
 }
 
 export interface KubeconfigOptions {
@@ -70,6 +82,10 @@ export interface ApiServerDouble {
   /** End every open watch (as an apiserver restart or a dropped connection would); clients re-watch. */
   closeWatches(): void;
   adminKubeconfig(path?: string): string;
+  /** A bootstrap kubeconfig (token auth, as kubeadm's bootstrap-kubelet.conf); the token need not be valid. */
+  bootstrapKubeconfig(token: string, path?: string): string;
+  /** Approve (or deny) a CSR through /approval, as `kubectl certificate approve|deny` does. */
+  approveCsr(name: string, opts?: { deny?: boolean; message?: string }): void;
   /** Close the listener and every connection, keeping the stored objects (an apiserver outage). */
   pause(): Promise<void>;
   /** Listen again on the same port with the same CA and objects (the apiserver back after an outage). */
@@ -94,6 +110,7 @@ interface DoubleState {
   requests: RequestRecord[];
   accessReviews: RecordedAccessReview[];
   watches: Set<() => void>;
+  stopControllers: () => void;
 }
 
 function createState(opts: ApiServerDoubleOptions): DoubleState {
@@ -105,7 +122,14 @@ function createState(opts: ApiServerDoubleOptions): DoubleState {
   const tokens = new Map<string, UserInfo>(Object.entries(opts.tokens ?? {}));
   tokens.set(adminToken, { username: 'admin', groups: ['system:masters'] });
   const ca = createCertAuthority();
+  for (const token of opts.bootstrapTokens ?? []) store.create(bootstrapTokenSecret(token));
+  const stopControllers = startCsrControllers(registry, ca, clock, {
+    clusterSigningDurationMs: opts.clusterSigningDurationMs,
+    backdateMs: opts.signingBackdateMs,
+    autoApprove: opts.csrAutoApprove,
+  });
   return {
+    stopControllers,
     opts,
     clock,
     tls: opts.tls ?? true,
@@ -128,8 +152,8 @@ function buildHandler(s: DoubleState, port: number) {
   return createHandler({
     registry: s.registry,
     clock: s.clock,
-    authn: new Authenticator(s.tokens, s.saTokens),
-    policy: opts.authorize ?? (opts.authorizer === 'node' ? nodeRestrictionPolicy(() => s.store) : defaultPolicy),
+    authn: new Authenticator(s.tokens, s.saTokens, (t) => bootstrapTokenUser(t, (name) => s.store.get('secrets', 'kube-system', name), s.clock.now())),
+    policy: opts.authorize ?? withCsrRules(opts.authorizer === 'node' ? nodeRestrictionPolicy(() => s.store) : defaultPolicy),
     saTokens: s.saTokens,
     kubelet: {
       clientCert: s.kubeletClientCert,
@@ -209,6 +233,17 @@ export async function startApiServerDouble(opts: ApiServerDoubleOptions = {}): P
       const clientCert = s.ca.issue({ commonName: user, organizations: ['system:nodes'], usage: 'client' });
       return write(k.path, `${nodeName}.kubeconfig`, kubeconfigYaml(url, caPem, { user, clientCert }));
     },
+    bootstrapKubeconfig(token, path) {
+      return write(path, `bootstrap-${randomBytes(4).toString('hex')}.kubeconfig`, kubeconfigYaml(url, caPem || undefined, { user: 'tls-bootstrap-token-user', token }));
+    },
+    approveCsr(name, o = {}) {
+      const r = s.registry.resource('certificates.k8s.io', 'certificatesigningrequests');
+      const csr = s.registry.get(r, undefined, name);
+      const now = kubeTime(s.clock.now());
+      const type = o.deny ? 'Denied' : 'Approved';
+      const condition = { type, status: 'True', reason: `ApiServerDouble${o.deny ? 'Deny' : 'Approve'}`, message: o.message ?? `This CSR was ${o.deny ? 'denied' : 'approved'} by the test.`, lastUpdateTime: now };
+      s.registry.update(r, undefined, name, { ...csr, status: { ...csr.status, conditions: [...(csr.status?.conditions ?? []), condition] } }, 'approval');
+    },
     closeWatches: endWatches,
     adminKubeconfig(path) {
       return write(path, 'admin.kubeconfig', kubeconfigYaml(url, caPem || undefined, { user: 'admin', token: s.adminToken }));
@@ -226,6 +261,7 @@ export async function startApiServerDouble(opts: ApiServerDoubleOptions = {}): P
     async stop() {
       if (stopped) return;
       stopped = true;
+      s.stopControllers();
       endWatches();
       if (server) await closeServer(server);
       server = undefined;

@@ -55,12 +55,16 @@ export class Authenticator {
   constructor(
     private readonly tokens: Map<string, UserInfo>,
     private readonly saTokens: ServiceAccountTokenVerifier,
+    /** Bootstrap tokens (auth/bootstrap-tokens.ts), when the double accepts them. */
+    private readonly bootstrapTokens?: (token: string) => UserInfo | undefined,
   ) {}
 
   /** The user a bearer token stands for, or undefined (TokenReview uses this too). */
   authenticateToken(token: string, audiences?: string[]): { user: UserInfo; audiences: string[] } | undefined {
     const fixed = this.tokens.get(token);
     if (fixed) return { user: withAuthenticated(fixed), audiences: audiences ?? [this.saTokens.issuer] };
+    const bootstrap = this.bootstrapTokens?.(token);
+    if (bootstrap) return { user: withAuthenticated(bootstrap), audiences: audiences ?? [this.saTokens.issuer] };
     const sa = this.saTokens.verify(token, audiences);
     return sa ? { user: withAuthenticated(sa.user), audiences: sa.audiences } : undefined;
   }

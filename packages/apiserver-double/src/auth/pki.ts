@@ -45,14 +45,18 @@ function keyFor(role: 'ca' | 'server' | 'client'): Key {
   return key;
 }
 
-/** Sign with node's crypto (forge's pure-JS RSA takes ~0.2 s a signature). */
-function signCert(cert: forge.pki.Certificate, signerPem: string): void {
+/**
+ * Sign with node's crypto (forge's pure-JS RSA takes ~0.2 s a signature). `editTbs` may replace parts of the
+ * TBSCertificate forge cannot build itself (the CSR signer puts in a request's subject and ECDSA public key).
+ */
+export function signCert(cert: forge.pki.Certificate, signerPem: string, editTbs?: (tbs: forge.asn1.Asn1) => void): void {
   const oid = forge.pki.oids.sha256WithRSAEncryption!;
   cert.signatureOid = oid;
   cert.siginfo.algorithmOid = oid;
   cert.md = forge.md.sha256.create();
   const pki = forge.pki as unknown as { getTBSCertificate(c: forge.pki.Certificate): forge.asn1.Asn1 };
   const tbs = pki.getTBSCertificate(cert);
+  editTbs?.(tbs);
   cert.tbsCertificate = tbs;
   const der = Buffer.from(forge.asn1.toDer(tbs).getBytes(), 'binary');
   cert.signature = sign('sha256', der, signerPem).toString('binary');

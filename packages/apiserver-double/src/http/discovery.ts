@@ -43,7 +43,7 @@ function resourceEntries(r: ResourceInfo) {
     singularName: '',
     namespaced: r.namespaced,
     kind: s === 'token' ? 'TokenRequest' : s === 'binding' ? 'Binding' : r.kind,
-    verbs: s === 'status' || s === 'ephemeralcontainers' ? ['get', 'patch', 'update'] : s === 'log' ? ['get'] : ['create', 'get'],
+    verbs: ['status', 'ephemeralcontainers', 'approval'].includes(s) ? ['get', 'patch', 'update'] : s === 'log' ? ['get'] : ['create', 'get'],
     ...(s === 'token' ? { group: 'authentication.k8s.io', version: 'v1' } : {}),
   }));
   return [main, ...subs];

@@ -17,6 +17,7 @@ import { kubeletStreamLocation, proxyPodStream } from './pod-stream.ts';
 import { parseRequestInfo, type ResourceRequest } from './request-info.ts';
 import { subjectAccessReview, tokenRequest, tokenReview, type RecordedAccessReview } from './reviews.ts';
 import { serveWatch, type WatchContext } from './watch.ts';
+import { createCsr } from './csr.ts';
 
 export interface RequestRecord {
   method: string;
@@ -83,7 +84,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   const r = findResource(info.group, info.version, info.resource);
   if (!r) throw new ApiError(statusBody(404, 'NotFound', 'the server could not find the requested resource'));
   authorize(deps.policy, user, info);
-  await dispatch(deps, r, info, req, res, url);
+  await dispatch(deps, r, info, req, res, url, user);
 }
 
 function authorize(policy: AuthorizePolicy, user: UserInfo, info: ResourceRequest): void {
@@ -111,7 +112,7 @@ function deleteOptions(body: any, url: URL): DeleteOptions {
   return opts;
 }
 
-async function dispatch(deps: HandlerDeps, r: ResourceInfo, info: ResourceRequest, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function dispatch(deps: HandlerDeps, r: ResourceInfo, info: ResourceRequest, req: IncomingMessage, res: ServerResponse, url: URL, user: UserInfo): Promise<void> {
   const reg = deps.registry;
   const { namespace: ns, name, subresource: sub, verb } = info;
   if (r.namespaced && ns === undefined && name !== undefined) throw errors.notFound(r.resource, r.group, name);
@@ -133,6 +134,7 @@ async function dispatch(deps: HandlerDeps, r: ResourceInfo, info: ResourceReques
       return serveWatch(deps.watch, r, r.namespaced ? ns : undefined, url, req, res);
     case 'create':
       if (sub) throw errors.methodNotAllowed();
+      if (r.kind === 'CertificateSigningRequest') return sendJson(res, 201, createCsr(reg, r, (await readJson(req)) ?? {}, user));
       return sendJson(res, 201, reg.create(r, ns, (await readJson(req)) ?? {}));
     case 'update':
       return sendJson(res, 200, reg.update(r, ns, name!, (await readJson(req)) ?? {}, sub === 'status' ? 'status' : undefined));
@@ -194,6 +196,11 @@ async function dispatchSubresource(deps: HandlerDeps, r: ResourceInfo, info: Res
     if (verb === 'get') return sendJson(res, 200, reg.get(r, ns, name!));
     if (verb === 'update') return sendJson(res, 200, reg.update(r, ns, name!, (await readJson(req)) ?? {}, 'ephemeralcontainers'));
     if (verb === 'patch') return sendJson(res, 200, reg.patch(r, ns, name!, String(req.headers['content-type'] ?? ''), await readJson(req), 'ephemeralcontainers'));
+  }
+  if (key === 'certificatesigningrequests/approval') {
+    if (verb === 'get') return sendJson(res, 200, reg.get(r, ns, name!));
+    if (verb === 'update') return sendJson(res, 200, reg.update(r, ns, name!, (await readJson(req)) ?? {}, 'approval'));
+    if (verb === 'patch') return sendJson(res, 200, reg.patch(r, ns, name!, String(req.headers['content-type'] ?? ''), await readJson(req), 'approval'));
   }
   if (['pods/proxy', 'nodes/proxy'].includes(key))
     throw errors.notImplemented(`${key} is not implemented by the apiserver double`);

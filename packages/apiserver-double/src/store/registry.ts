@@ -18,13 +18,14 @@ import { admitRuntimeClass, validateRuntimeClass, validateRuntimeClassUpdate } f
 import { defaultSecret, validateSecret, validateSecretUpdate } from './secret-rules.ts';
 import { validateEphemeralContainersUpdate, validateNoEphemeralContainersOnCreate, withEphemeralContainers } from './ephemeral-containers.ts';
 import { clone, objectKey, RawStore } from './store.ts';
+import { prepareCsrCreate, prepareCsrUpdate, validateCsr, validateCsrUpdate, type CsrUser } from './csr-rules.ts';
 
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
-export type Subresource = 'status' | 'ephemeralcontainers' | undefined;
+export type Subresource = 'status' | 'ephemeralcontainers' | 'approval' | undefined;
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -37,6 +38,7 @@ export function kubeTime(ms: number): string {
 const isPod = (r: ResourceInfo) => r.kind === 'Pod' && !r.group;
 const isRuntimeClass = (r: ResourceInfo) => r.kind === 'RuntimeClass';
 const isSecret = (r: ResourceInfo) => r.kind === 'Secret' && !r.group;
+const isCsr = (r: ResourceInfo) => r.kind === 'CertificateSigningRequest';
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 function withoutRv(o: KubeObject): KubeObject {
@@ -79,8 +81,11 @@ export class Registry {
     return listObjects(this.raw, r, q);
   }
 
-  /** POST. `validate: false` stores a pod an API server should refuse (tests of the kubelet's own checks). */
-  create(r: ResourceInfo, ns: string | undefined, body: KubeObject, validate = true): KubeObject {
+  /**
+   * POST. `validate: false` stores a pod an API server should refuse (tests of the kubelet's own checks);
+   * `requester` is the authenticated user (a CSR records it in its spec).
+   */
+  create(r: ResourceInfo, ns: string | undefined, body: KubeObject, validate = true, requester?: CsrUser): KubeObject {
     const obj = clone(body);
     if (isPod(r)) decodePod(obj);
     obj.metadata ??= {};
@@ -102,7 +107,7 @@ export class Registry {
     delete md.deletionGracePeriodSeconds;
     if (r.generation) md.generation = 1;
     else delete md.generation;
-    this.prepareForCreate(r, obj, validate);
+    this.prepareForCreate(r, obj, validate, requester);
     // Storage answers AlreadyExists after admission and validation, as the real one.
     if (this.tryGet(r, md.namespace, md.name)) throw errors.alreadyExists(r.resource, r.group, md.name);
     return this.raw.put(resourceKey(r), objectKey(md.namespace, md.name), obj);
@@ -170,7 +175,7 @@ export class Registry {
 
   private commitUpdate(r: ResourceInfo, old: KubeObject, body: KubeObject, sub: Subresource): KubeObject {
     let next: KubeObject;
-    if (sub === 'status') next = { ...clone(old), status: clone(body.status) };
+    if (sub === 'status' || sub === 'approval') next = { ...clone(old), status: clone(body.status) };
     else if (sub === 'ephemeralcontainers') next = withEphemeralContainers(old, body);
     else {
       next = clone(body);
@@ -193,6 +198,11 @@ export class Registry {
       this.invalidIf(r, old, [...validateSecret(next), ...validateSecretUpdate(old, next)]);
     }
     if (isRuntimeClass(r)) this.invalidIf(r, old, [...validateRuntimeClass(next), ...validateRuntimeClassUpdate(old, next)]);
+    if (isCsr(r)) {
+      const csrSub = sub === 'status' || sub === 'approval' ? sub : undefined;
+      prepareCsrUpdate(next, old, csrSub, kubeTime(this.clock.now()));
+      this.invalidIf(r, old, validateCsrUpdate(next, old, csrSub));
+    }
     if (r.generation && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     const key = objectKey(old.metadata.namespace, old.metadata.name);
     if (next.metadata.deletionTimestamp !== undefined && next.metadata.deletionGracePeriodSeconds === 0 && !(next.metadata.finalizers ?? []).length) {
@@ -202,7 +212,7 @@ export class Registry {
     return this.raw.put(resourceKey(r), key, next);
   }
 
-  private prepareForCreate(r: ResourceInfo, obj: KubeObject, validate: boolean): void {
+  private prepareForCreate(r: ResourceInfo, obj: KubeObject, validate: boolean, requester?: CsrUser): void {
     if (isPod(r)) {
       defaultPod(obj);
       admitServiceAccount(obj, (ns, name) => this.tryGet(this.resource('', 'serviceaccounts'), ns, name), () => this.randomSuffix());
@@ -214,6 +224,9 @@ export class Registry {
       this.invalidIf(r, obj, validateSecret(obj));
     } else if (isRuntimeClass(r)) {
       this.invalidIf(r, obj, validateRuntimeClass(obj));
+    } else if (isCsr(r)) {
+      prepareCsrCreate(obj, requester);
+      this.invalidIf(r, obj, validateCsr(obj));
     } else if (r.kind === 'Namespace') {
       obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
       obj.spec = { finalizers: ['kubernetes'], ...obj.spec };
@@ -225,7 +238,7 @@ export class Registry {
     const name = obj.metadata.name;
     if (!name)
       this.invalidIf(r, obj, [{ field: 'metadata.name', type: 'FieldValueRequired', message: 'Required value: name or generateName is required' }]);
-    else if (!DNS1123_SUBDOMAIN.test(name) && r.kind !== 'Event')
+    else if (!DNS1123_SUBDOMAIN.test(name) && r.kind !== 'Event' && !isCsr(r))
       this.invalidIf(r, obj, [{ field: 'metadata.name', type: 'FieldValueInvalid', message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')` }]);
   }
 

@@ -1,0 +1,57 @@
+/**
+ * PKCS#10 requests made with OpenSSL 3.0 (`openssl req -new -key ec.key -subj ... [-addext subjectAltName=...]`), for tests of
+ * the double's CSR parsing, validation and signing: expected values come from the real tool, not from our writer.
+ * EC_KEY is the throwaway P-256 key of the EC requests (test data only).
+ */
+/** O=system:nodes CN=system:node:n1 (ECDSA P-256) */
+export const CLIENT_CSR = `-----BEGIN CERTIFICATE REQUEST-----
+MIHrMIGSAgEAMDAxFTATBgNVBAoMDHN5c3RlbTpub2RlczEXMBUGA1UEAwwOc3lz
+dGVtOm5vZGU6bjEwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARzALEj+zoT19lb
+QwJj5PcCYzSZQ4SyaxWXa/UZCqRYCPWz+B1a2KjXYY02dlsxApL+nQcPZKIldlcc
+XQj+ls04oAAwCgYIKoZIzj0EAwIDSAAwRQIhAI8m3buRy3z2oLSq20MBKER4/fzx
+KN1sRIIO9QPKccH6AiBEgL0AvCxGVzf8Yd8boNj8rui1n1nrYeWv6TTnqrG28w==
+-----END CERTIFICATE REQUEST-----
+`;
+/** O=system:nodes CN=system:node:n1, SAN DNS:n1 IP:10.0.0.1 (ECDSA P-256) */
+export const SERVING_CSR = `-----BEGIN CERTIFICATE REQUEST-----
+MIIBETCBuAIBADAwMRUwEwYDVQQKDAxzeXN0ZW06bm9kZXMxFzAVBgNVBAMMDnN5
+c3RlbTpub2RlOm4xMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEcwCxI/s6E9fZ
+W0MCY+T3AmM0mUOEsmsVl2v1GQqkWAj1s/gdWtio12GNNnZbMQKS/p0HD2SiJXZX
+HF0I/pbNOKAmMCQGCSqGSIb3DQEJDjEXMBUwEwYDVR0RBAwwCoICbjGHBAoAAAEw
+CgYIKoZIzj0EAwIDSAAwRQIhAOiaSUhyVteA2yl0Wj/oLxYB/yPqY15/ujN3cEq3
+COS7AiBiLqri8JsGrnHLzAMPLttYFImUXe2XqQpLVAolNZtX1A==
+-----END CERTIFICATE REQUEST-----
+`;
+/** O=system:nodes CN=system:node:n2 (ECDSA P-256) */
+export const OTHER_CSR = `-----BEGIN CERTIFICATE REQUEST-----
+MIHqMIGSAgEAMDAxFTATBgNVBAoMDHN5c3RlbTpub2RlczEXMBUGA1UEAwwOc3lz
+dGVtOm5vZGU6bjIwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARzALEj+zoT19lb
+QwJj5PcCYzSZQ4SyaxWXa/UZCqRYCPWz+B1a2KjXYY02dlsxApL+nQcPZKIldlcc
+XQj+ls04oAAwCgYIKoZIzj0EAwIDRwAwRAIgQ61Az5P4l32m99S0iValVRsuxkUI
+8UGZb0bI1xfZ5zoCIHuUvEkGpKJmYfnbY9cPnt+6Pi+y1ChpjxV9z5pkCihM
+-----END CERTIFICATE REQUEST-----
+`;
+/** O=system:nodes CN=system:node:n1 (RSA 2048) */
+export const RSA_CSR = `-----BEGIN CERTIFICATE REQUEST-----
+MIICdTCCAV0CAQAwMDEVMBMGA1UECgwMc3lzdGVtOm5vZGVzMRcwFQYDVQQDDA5z
+eXN0ZW06bm9kZTpuMTCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBAKuC
+hAq/3/xSwiCXWqQHjH2g+Q3dkjxQ6FJh8Zd3RCDM6PMdUB7i8qQdZz2Pqzaqhhjv
+D6ikZ6OBeeIPyp0iDLr6zp/9dk8p+2YkQOIRcYE7zMtVBC6mj+gbt8R06Vjv/DRB
+ZN1ZdyY9LGBk8pi521Ftg6WDgpiQhByvQTi3SxVk8abK9074empqGW2/zNMOtGdF
+rhnhW9rEly5zQUhJSizHsjOHGzfARfMhRsLemFqDjIngrybfJm8qbAq3WbgszRbg
+lVzFjgLjBd/+sbo2gD23cZJyiwPsRZ1YdKP4bafa2E38cl5vyS04NU5bklNvEjgj
+TOTau8AKJL+Q/pCOwPsCAwEAAaAAMA0GCSqGSIb3DQEBCwUAA4IBAQCDXwn2yWmE
+X0TIAgKG2Csv1yKFC8NUQl0mh2JVwVIPWKmJH/hPAjhkt1eLQbBmOr+baoGhL9o6
+rHpW1LrmvyuTBqf7lzuAAV0VRa3w/4kqoxwLaym/8u/gJeDpbaOrnFy1E/ihclMF
+oMrDOO7xWcCM0KzBbtFw2ZmFzjsoFcEsyV7FBM7uADG2/1597YXnOWady0sSgSvH
+7ZlIP7hrq0+3kfokOiQ5wTxRiaohUePxGGSNjqH1h5d4MI5hMBPsc5M+zQVoznIk
+OewrKcKKtpYsv7EGaO/eRawzjCv8ImSUHW3WatOyDq/2zUx9FjIGlYf816DD+5/x
+hJ+dw8n3izOk
+-----END CERTIFICATE REQUEST-----
+`;
+export const EC_KEY = `-----BEGIN EC PRIVATE KEY-----
+MHcCAQEEIMe7vXTrvZ8Rg7ADrZ3W4vRg5tbAtlAo+OD/6Ws1vEIKoAoGCCqGSM49
+AwEHoUQDQgAEcwCxI/s6E9fZW0MCY+T3AmM0mUOEsmsVl2v1GQqkWAj1s/gdWtio
+12GNNnZbMQKS/p0HD2SiJXZXHF0I/pbNOA==
+-----END EC PRIVATE KEY-----
+`;
