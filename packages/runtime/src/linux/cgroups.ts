@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { V1_CONTROLLERS, parseCgroupLayout, sharesToWeight, type CgroupLayout } from './cgroup-layout.ts';
+import { cpusetMountOf, ensureCpusetDir, writeCpuset } from './cpuset-cgroup.ts';
 
 export interface CgroupResources {
   memoryLimitInBytes?: number;
@@ -24,13 +25,17 @@ export interface CgroupSample {
  * (e.g. "/kubepods/pod1/<id>"). All methods are best-effort: failures come back as values.
  */
 export class Cgroups {
-  private constructor(readonly layout: CgroupLayout) {}
+  private constructor(
+    readonly layout: CgroupLayout,
+    /** v1: the cpuset hierarchy, joined only by containers given a cpuset (cpuset-cgroup.ts). */
+    private readonly cpusetMount?: string,
+  ) {}
 
   /** Detects the layout and probes writability; undefined when cgroups cannot be managed here. */
   static detect(mountinfo = readSafe('/proc/self/mountinfo')): Cgroups | undefined {
     const layout = parseCgroupLayout(mountinfo ?? '');
     if (!layout) return undefined;
-    const cg = new Cgroups(layout);
+    const cg = new Cgroups(layout, layout.version === 'v1' ? cpusetMountOf(mountinfo ?? '') : undefined);
     const probe = `/nodelet-probe-${process.pid}`;
     const created = cg.create(probe);
     if (!created.ok) return undefined;
@@ -45,9 +50,37 @@ export class Cgroups {
     return mounts.map((m) => join(m, path));
   }
 
-  /** The cgroup.procs files to write a pid into (to join the cgroup). */
+  /** The cgroup.procs files to write a pid into (to join the cgroup); v1: its cpuset too once it has one. */
   procsFiles(path: string): string[] {
-    return this.dirs(path).map((d) => join(d, 'cgroup.procs'));
+    const cpuset = this.cpusetMount ? join(this.cpusetMount, path) : undefined;
+    return [...this.dirs(path), ...(cpuset && existsSync(cpuset) ? [cpuset] : [])].map((d) => join(d, 'cgroup.procs'));
+  }
+
+  /**
+   * CRI cpuset_cpus / cpuset_mems of the container at `path` ('' or undefined: unchanged). v1: its cpuset
+   * cgroup is made first (`movePids`: the running processes are moved into it). Returns the files not written.
+   */
+  setCpuset(path: string, cpus: string | undefined, mems: string | undefined, movePids = false): string[] {
+    if (!cpus && !mems) return [];
+    if (this.layout.version === 'v2') return writeCpuset(join(this.layout.mount, path), cpus, mems);
+    if (!this.cpusetMount) return ['cpuset.cpus'];
+    let dir: string;
+    try {
+      dir = ensureCpusetDir(this.cpusetMount, path);
+    } catch {
+      return ['cpuset.cpus'];
+    }
+    const failed = writeCpuset(dir, cpus, mems);
+    if (movePids) {
+      for (const pid of this.pids(path)) {
+        try {
+          writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+        } catch {
+          /* exited */
+        }
+      }
+    }
+    return failed;
   }
 
   /** Create `path` (and parents); returns every dir that did not exist before (for cleanup). */
@@ -151,7 +184,7 @@ export class Cgroups {
   /** rmdir the cgroup in every hierarchy; true when nothing is left. */
   remove(path: string): boolean {
     let ok = true;
-    for (const d of this.dirs(path)) {
+    for (const d of [...this.dirs(path), ...(this.cpusetMount ? [join(this.cpusetMount, path)] : [])]) {
       try {
         if (existsSync(d)) rmdirSync(d);
       } catch {
@@ -172,7 +205,7 @@ export class Cgroups {
     const parts = path.split('/').filter(Boolean);
     let cur = this.layout.mount;
     for (const part of parts) {
-      for (const ctl of ['cpu', 'memory', 'pids']) {
+      for (const ctl of ['cpu', 'memory', 'pids', 'cpuset']) {
         try {
           writeFileSync(join(cur, 'cgroup.subtree_control'), `+${ctl}`);
         } catch {

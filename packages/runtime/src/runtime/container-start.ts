@@ -157,9 +157,10 @@ function setupCgroup(ctx: RuntimeContext, rec: ContainerRecord): void {
     return;
   }
   const r = rec.config.linux?.resources;
-  const failed = ctx.cgroups.apply(rec.cgroupPath, {
-    memoryLimitInBytes: r?.memoryLimitInBytes, cpuQuota: r?.cpuQuota, cpuPeriod: r?.cpuPeriod, cpuShares: r?.cpuShares,
-  });
+  const failed = [
+    ...ctx.cgroups.apply(rec.cgroupPath, { memoryLimitInBytes: r?.memoryLimitInBytes, cpuQuota: r?.cpuQuota, cpuPeriod: r?.cpuPeriod, cpuShares: r?.cpuShares }),
+    ...ctx.cgroups.setCpuset(rec.cgroupPath, r?.cpusetCpus, r?.cpusetMems),
+  ];
   if (failed.length) ctx.logger.warn('cgroup limits not applied', { id: rec.id, files: failed });
 }
 

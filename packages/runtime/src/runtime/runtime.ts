@@ -102,10 +102,15 @@ export class Runtime {
     const c = this.ctx.store.findContainer(id);
     if (!c) return fail('NOT_FOUND', `failed to find container "${id}": not found`);
     if (r) {
-      c.config.linux = { ...(c.config.linux ?? ({} as NonNullable<ContainerConfig__Output['linux']>)), resources: r };
+      // As containerd: fields left unset (0 / '') keep their value (the CPU manager sends cpuset_cpus alone).
+      const set = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null && v !== undefined && v !== '' && v !== 0 && !(Array.isArray(v) && v.length === 0)));
+      const resources = { ...(c.config.linux?.resources ?? r), ...set } as typeof r;
+      c.config.linux = { ...(c.config.linux ?? ({} as NonNullable<ContainerConfig__Output['linux']>)), resources };
       this.ctx.store.saveContainer(c);
       if (this.ctx.cgroups && c.state === 'CONTAINER_RUNNING') {
         this.ctx.cgroups.apply(c.cgroupPath, { memoryLimitInBytes: r.memoryLimitInBytes, cpuQuota: r.cpuQuota, cpuPeriod: r.cpuPeriod, cpuShares: r.cpuShares });
+        const failed = this.ctx.cgroups.setCpuset(c.cgroupPath, r.cpusetCpus, r.cpusetMems, true);
+        if (failed.length) return fail('UNKNOWN', `failed to update container "${id}" resources: cannot write ${failed.join(', ')}`);
       }
     }
     return ok(undefined);

@@ -4,7 +4,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmdirSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Cgroups } from '../linux/cgroups.ts';
 import { containerConfig, sandboxConfig, startInProcess, until, type Harness } from '../testing/harness.ts';
@@ -74,6 +75,30 @@ test('limits are applied in the container cgroup; stats come from it; cgroups ar
   await h.rt.RemovePodSandbox({ podSandboxId: p.id });
   assert.ok(dirs.every((d) => !existsSync(d)), 'container cgroups removed');
   assert.ok(cg!.dirs(`/nodelet-test-${process.pid}`).every((d) => !existsSync(d)), 'pod cgroup parents this runtime created are removed');
+});
+
+const cpusAllowed = (pid: number) => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+const cpusetSkip = skip || (cpus().length < 2 ? 'needs 2 CPUs' : cg!.layout.version === 'v1' && !existsSync('/sys/fs/cgroup/cpuset/cpuset.cpus') ? 'no cgroup v1 cpuset hierarchy' : false);
+
+test('cpuset_cpus at creation and by UpdateContainerResources (other fields kept): Cpus_allowed_list of the container', { skip: cpusetSkip }, async () => {
+  const parent = `/nodelet-test-${process.pid}/cpuset`;
+  const p = await pod('pinned', { linux: { cgroupParent: parent } });
+  const id = await start(p, 'pinned', ['sh', '-c', 'exec sleep 1000'], { linux: { resources: { memoryLimitInBytes: 64 * MiB, cpusetCpus: '0' } } });
+  const pid = await until(async () => cg!.pids(`${parent}/${id}`)[0], 'the container process');
+  assert.equal(cpusAllowed(pid), '0');
+  await h.rt.UpdateContainerResources({ containerId: id, linux: { cpusetCpus: '1' } });
+  assert.equal(cpusAllowed(pid), '1', 'the running process follows its new cpuset');
+  const st = await h.rt.ContainerStatus({ containerId: id, verbose: true });
+  assert.equal(st.status.state, 'CONTAINER_RUNNING');
+  const memFile = cg!.layout.version === 'v1' ? 'memory.limit_in_bytes' : 'memory.max';
+  const memDir = cg!.dirs(`${parent}/${id}`).find((d) => existsSync(join(d, memFile)))!;
+  assert.equal(Number(readFileSync(join(memDir, memFile), 'utf8')), 64 * MiB, 'the memory limit is kept');
+  await h.rt.RemovePodSandbox({ podSandboxId: p.id });
+  if (cg!.layout.version === 'v1') {
+    assert.ok(!existsSync(`/sys/fs/cgroup/cpuset${parent}/${id}`), 'the cpuset cgroup is removed');
+    // The pod's cpuset levels are the pod cgroup owner's (the kubelet's container manager); this test made them.
+    for (const d of [`/sys/fs/cgroup/cpuset${parent}`, `/sys/fs/cgroup/cpuset/nodelet-test-${process.pid}`]) if (existsSync(d)) rmdirSync(d);
+  }
 });
 
 test('a container over its memory limit is OOMKilled', { skip }, async () => {
