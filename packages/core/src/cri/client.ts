@@ -81,6 +81,7 @@ export function createCriClient(endpoint: string, opts: CriClientOptions = {}): 
     listContainers: r('ListContainers'),
     containerStatus: r('ContainerStatus'),
     reopenContainerLog: r('ReopenContainerLog'),
+    updateContainerResources: r('UpdateContainerResources'),
     execSync: (req, o) => {
       const secs = Number(req.timeout ?? 0);
       return r<ExecSyncResponse__Output>('ExecSync', secs > 0 ? secs * 1000 + dflt : dflt)(req, o);

@@ -55,6 +55,8 @@ import type {
   StopContainerResponse__Output,
   StopPodSandboxRequest,
   StopPodSandboxResponse__Output,
+  UpdateContainerResourcesRequest,
+  UpdateContainerResourcesResponse__Output,
   VersionRequest,
   VersionResponse__Output,
 } from './proto-types.ts';
@@ -119,6 +121,8 @@ export interface CriRuntimeMethods {
     req: ReopenContainerLogRequest,
     o?: CriCallOptions,
   ): Promise<ReopenContainerLogResponse__Output>;
+  /** Resources of a created or running container (the CPU manager's cpuset_cpus; runtimes merge unset fields). */
+  updateContainerResources(req: UpdateContainerResourcesRequest, o?: CriCallOptions): Promise<UpdateContainerResourcesResponse__Output>;
   /** Deadline: req.timeout seconds + the client default when req.timeout > 0, else the default. */
   execSync(req: ExecSyncRequest, o?: CriCallOptions): Promise<ExecSyncResponse__Output>;
 

@@ -12,6 +12,8 @@ import type { ProbeManagerConfig } from '../prober/manager.ts';
 import type { PlegMetrics } from '../pleg/types.ts';
 import type { EventSourceDetection } from '../cri/runtime-events.ts';
 import type { HostFs } from '../cm/types.ts';
+import type { MachineInfo } from '../cm/topology/machine-info.ts';
+import type { CpuManagerSettings } from '../cm/cpumanager/cpu-manager-factory.ts';
 import type { DiskUsage } from '../stats/types.ts';
 import type { NodeStatsOptions } from './stats-options.ts';
 import type { ApiClient } from '../apiclient/types.ts';
@@ -69,6 +71,8 @@ export interface KubeletDeps {
   logRotationFs?: LogRotationFs;
   /** systemd-logind's delay lock and PrepareForShutdown (graceful node shutdown); none: shutdownNow() only. */
   shutdownInhibitor?: ShutdownInhibitor;
+  /** The machine topology for the resource managers (default: read from /sys; tests pass fake machines). */
+  machineInfo?: () => MachineInfo;
 }
 
 export interface KubeletConfig {
@@ -145,6 +149,8 @@ export interface KubeletConfig {
   containerLog?: LogRotatePolicy;
   /** Graceful node shutdown groups (shutdownGracePeriod / ...CriticalPods through migrateConfig); none: off. */
   shutdownGracePeriodByPodPriority?: ShutdownGracePeriodByPodPriority[];
+  /** CPU manager (cpuManagerPolicy, cpuManagerPolicyOptions, cpuManagerReconcilePeriod, reservedSystemCPUs); default policy none. */
+  cpuManager?: CpuManagerSettings;
 }
 
 export const DEFAULT_SYNC_FREQUENCY_MS = 60_000;

@@ -42,6 +42,8 @@ import { buildNodeShutdown } from './node-shutdown-wiring.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
 import { buildDeviceManager, withDeviceAdmission } from './device-wiring.ts';
 import type { DeviceManager } from '../cm/devicemanager/manager.ts';
+import { buildCpuManager, cpuLifecycle, withCpuAdmission } from './cpu-wiring.ts';
+import type { CpuManager } from '../cm/cpumanager/cpu-manager.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
 import { nodeGcFs } from './gc-fs.ts';
@@ -81,6 +83,8 @@ export class Kubelet implements KubeletApi {
   readonly logManager: ContainerLogManager | undefined;
   /** Device plugins (Registration on <root-dir>/device-plugins/kubelet.sock); on a real host only. */
   readonly devices: DeviceManager | undefined;
+  /** CPU manager (cpuManagerPolicy none / static, <root-dir>/cpu_manager_state); on a real host only. */
+  readonly cpuManager: CpuManager | undefined;
   /** Graceful node shutdown (shutdownGracePeriod...); absent unless configured. */
   readonly nodeShutdown: NodeShutdownManager | undefined;
   private readonly handlers: PodHandlers;
@@ -126,7 +130,9 @@ export class Kubelet implements KubeletApi {
     );
     this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick() });
     const devices = this.devices;
+    this.cpuManager = buildCpuManager(deps, config, { cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });
     this.runtime = buildRuntimeManager(deps, config, {
+      ...(this.cpuManager ? { lifecycle: cpuLifecycle(this.cpuManager) } : {}),
       ...(devices ? { devices: (pod: V1Pod, c: V1Container) => devices.prepareContainer(pod, c) } : {}),
       ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
       allocatable: () => this.downwardAllocatable(),
@@ -181,7 +187,7 @@ export class Kubelet implements KubeletApi {
       recorder: this.recorder,
       bus: this.events,
       reasons: new ReasonCache(),
-      admit: createAdmitter([...withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
+      admit: createAdmitter([...withCpuAdmission(withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), this.cpuManager), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
       node: () => this.admitNode(),
       workers: () => this.workers,
       activePods: () => this.activePods.list(),
@@ -212,6 +218,7 @@ export class Kubelet implements KubeletApi {
     if (this.running) return;
     this.running = true;
     this.stopped = false;
+    this.startCpuManager();
     // As NewMainKubelet: the configured range first; in API-server mode the Node's spec.podCIDRs then win.
     await this.podCidr.start(this.config.podCIDR ?? '');
     await this.api?.start();
@@ -252,6 +259,7 @@ export class Kubelet implements KubeletApi {
     this.probes.manager.stop();
     this.statusManager.stop();
     this.stats?.stop();
+    this.cpuManager?.stop();
     await this.devices?.stop();
     await this.api?.stop();
   }
@@ -339,6 +347,16 @@ export class Kubelet implements KubeletApi {
 
   private downwardAllocatable(): NodeAllocatable {
     return downwardAllocatableOf(this.config, this.api?.nodeStatus.allocatable, this.stats?.cgroups().allocatable);
+  }
+
+  /** The container manager's Start of the CPU manager: a state file it cannot use stops the kubelet. */
+  private startCpuManager(): void {
+    try {
+      this.cpuManager?.start();
+    } catch (err) {
+      this.running = false;
+      throw new Error(`start cpu manager error: ${(err as Error).message}`);
+    }
   }
 
   private admitNode(): AdmitNode {

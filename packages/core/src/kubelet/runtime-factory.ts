@@ -10,6 +10,7 @@ import { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
 import { defaultCgroupParent } from '../kuberuntime/qos.ts';
 import type { ContainerProbeResults, EventSink } from '../kuberuntime/types.ts';
 import type { ContainerDevices } from '../kuberuntime/device-options.ts';
+import type { InternalContainerLifecycle } from '../kuberuntime/start-container.ts';
 import type { CriClient } from '../cri/types.ts';
 import type { VolumeHost } from '../volume/types.ts';
 import type { PodObjectSource } from '../podobjects/types.ts';
@@ -41,6 +42,8 @@ export interface RuntimeParts {
   runtimeClasses?: RuntimeHandlerResolver;
   /** The device manager's container allocations. */
   devices?: ContainerDevices;
+  /** The kubelet's internal container lifecycle (CPU manager cpuset at create, AddContainer). */
+  lifecycle?: InternalContainerLifecycle;
 }
 
 export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
@@ -66,7 +69,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), ...(parts.devices ? { devices: parts.devices } : {}), ...(config.dns ? { podDns: podDnsReader(deps, config, parts.recorder, nodeHostIPs(config)) } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), ...(parts.devices ? { devices: parts.devices } : {}), ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}), ...(config.dns ? { podDns: podDnsReader(deps, config, parts.recorder, nodeHostIPs(config)) } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
     {
       podLogsDir: config.podLogsDir,
       rootDir: config.rootDir,

@@ -13,6 +13,7 @@ test('operation names', () => {
     ['podSandboxStatus', 'podsandbox_status'],
     ['pullImage', 'pull_image'],
     ['version', 'version'],
+    ['updateContainerResources', 'update_container'], // instrumented_services.go
   ];
   for (const [m, want] of cases) assert.equal(operationName(m), want);
 });

@@ -8,6 +8,7 @@ import type { RuntimeMetrics } from './types.ts';
 
 /** camelCase CRI method → the kubelet's snake_case operation name (listPodSandbox → list_podsandbox). */
 export function operationName(method: string): string {
+  if (method === 'updateContainerResources') return 'update_container'; // instrumented_services.go
   return method
     .replace(/PodSandbox/g, 'Podsandbox')
     .replace(/^podSandbox/, 'podsandbox')

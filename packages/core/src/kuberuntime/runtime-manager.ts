@@ -18,7 +18,7 @@ import { computePodActions } from './pod-actions.ts';
 import { ephemeralContainersToRun } from './ephemeral-containers.ts';
 import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
-import { errText, startContainer, type StartDeps } from './start-container.ts';
+import { errText, startContainer, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
 import type { ContainerDevices } from './device-options.ts';
 import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import { pullSecretsForPod } from './pull-secrets.ts';
@@ -55,6 +55,8 @@ export interface KubeRuntimeDeps {
   runtimeClasses?: RuntimeHandlerResolver;
   /** The device manager's allocations for a container about to be created; none when absent. */
   devices?: ContainerDevices;
+  /** The kubelet's internal container lifecycle (CPU manager); none when absent. */
+  lifecycle?: InternalContainerLifecycle;
   /** The pod's DNS (GetPodDNS, pod-dns.ts); rejects when the host's resolv.conf cannot be read. Only spec.dnsConfig when absent. */
   podDns?: (pod: V1Pod) => Promise<ResolverConfig>;
 }
@@ -306,6 +308,7 @@ export class KubeRuntimeManager implements Runtime {
       ...(this.deps.objects ? { objects: this.deps.objects } : {}),
       ...(this.deps.allocatable ? { allocatable: this.deps.allocatable } : {}),
       ...(this.deps.devices ? { devices: this.deps.devices } : {}),
+      ...(this.deps.lifecycle ? { lifecycle: this.deps.lifecycle } : {}),
       ...(this.deps.messages && this.config.rootDir ? { messages: { fs: this.deps.messages, rootDir: this.config.rootDir, onError: (message: string) => this.log.error(message) } } : {}),
       ...(hooks ? { postStart: (pod: V1Pod, c: V1Container, id: string, ip: string) => this.postStart(hooks, pod, c, id, ip) } : {}),
     };

@@ -5,7 +5,7 @@
  */
 import { podIPsOf } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
-import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
+import type { ContainerConfig, CriClient, PodSandboxConfig } from '../cri/types.ts';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import type { ImageManager, StatusImage } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
@@ -44,6 +44,17 @@ export interface StartDeps {
   postStart?: (pod: V1Pod, c: V1Container, containerId: string, podIp: string) => Promise<{ ok: true } | { ok: false; message: string }>;
   /** The device manager: the container's device plugin allocations (a failure is CreateContainerConfigError). */
   devices?: ContainerDevices;
+  /** The kubelet's internal container lifecycle (CPU manager cpuset, AddContainer). */
+  lifecycle?: InternalContainerLifecycle;
+}
+
+/**
+ * internalContainerLifecycle: PreCreateContainer edits the CRI config just before CreateContainer (the CPU
+ * manager's cpuset_cpus); PreStartContainer learns the new container's id before StartContainer.
+ */
+export interface InternalContainerLifecycle {
+  preCreateContainer(pod: V1Pod, c: V1Container, config: ContainerConfig): void;
+  preStartContainer(pod: V1Pod, c: V1Container, containerId: string): void;
 }
 
 export type StartResult = { ok: true; containerId: string } | { ok: false; reason: string; message: string };
@@ -125,6 +136,7 @@ export async function startContainer(
     const m = dir ? await terminationMessageMount(fs, dir, c, onError) : onError(`no termination-log file for container "${c.name}": pod uid or container name is not a plain path segment`);
     if (m) cfg.config.mounts = [...(cfg.config.mounts ?? []), m];
   }
+  deps.lifecycle?.preCreateContainer(pod, c, cfg.config);
   let containerId: string;
   try {
     if (deps.fs && sandboxConfig.logDirectory) await deps.fs.mkdirp(`${sandboxConfig.logDirectory}/${c.name}`);
@@ -138,6 +150,7 @@ export async function startContainer(
     return { ok: false, reason: 'CreateContainerError', message };
   }
   deps.events(pod, 'Normal', 'Created', `Created container: ${c.name}`, fieldPath);
+  deps.lifecycle?.preStartContainer(pod, c, containerId);
   try {
     await deps.timed('start_container', () => deps.cri.startContainer({ containerId }));
   } catch (err) {

@@ -161,6 +161,16 @@ export class FakeRuntime extends FakeRuntimeCore implements CriClient {
     return {};
   }
 
+  /** As containerd: fields left unset (0 / '') keep their value; the last request per container is kept. */
+  async updateContainerResources(req: T.UpdateContainerResourcesRequest, o?: CriCallOptions): Promise<T.UpdateContainerResourcesResponse__Output> {
+    await this.begin('updateContainerResources', req, o, this.closed);
+    const c = this.getContainer('UpdateContainerResources', req.containerId);
+    const old = c.config.linux?.resources ?? {};
+    const set = Object.fromEntries(Object.entries(req.linux ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '' && v !== 0));
+    c.config = { ...c.config, linux: { ...(c.config.linux ?? {}), resources: { ...old, ...set } } };
+    return {};
+  }
+
   async execSync(req: T.ExecSyncRequest, o?: CriCallOptions): Promise<T.ExecSyncResponse__Output> {
     await this.begin('execSync', req, o, this.closed);
     const c = this.getContainer('ExecSync', req.containerId);
