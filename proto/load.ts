@@ -36,3 +36,15 @@ export function loadCriPackage(): ProtoGrpcType {
 export function loadCriPackageDefinition(): protoLoader.PackageDefinition {
   return protoLoader.loadSync(CRI_PROTO_PATH, { ...CRI_LOADER_OPTIONS, includeDirs: [CRI_PROTO_DIR] });
 }
+
+const packages = new Map<string, unknown>();
+
+/** Another proto under this include dir (e.g. `podresources/v1/api.proto`) with the same loader options, parsed once. */
+export function loadProtoPackage<T>(relPath: string): T {
+  let pkg = packages.get(relPath);
+  if (!pkg) {
+    pkg = grpc.loadPackageDefinition(protoLoader.loadSync(relPath, { ...CRI_LOADER_OPTIONS, includeDirs: [CRI_PROTO_DIR] }));
+    packages.set(relPath, pkg);
+  }
+  return pkg as T;
+}

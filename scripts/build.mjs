@@ -35,6 +35,8 @@ const PROTO_ASSETS = [
 // (ENOENT) and its containerd 1.6 event source could not load its service.
 const AGENT_PROTO_ASSETS = [
   ['proto/deviceplugin/v1beta1/api.proto', 'deviceplugin/v1beta1/api.proto'],
+  ['proto/pluginregistration/v1/api.proto', 'pluginregistration/v1/api.proto'], // the plugin manager (proto/pluginregistration/load.ts)
+  ['proto/podresources/v1/api.proto', 'podresources/v1/api.proto'], // the pod resources API (proto/podresources/load.ts)
   ...['services/events/v1/events.proto', 'events/task.proto', 'events/container.proto', 'types/mount.proto'].map((p) => [`proto/containerd/${p}`, `../containerd/${p}`]),
 ];
 const BUNDLES = [

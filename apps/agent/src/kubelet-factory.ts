@@ -15,6 +15,7 @@ import { coreApiServerConfig } from './config/apiserver-config.ts';
 import { logRotatePolicy } from './config/log-config.ts';
 import { coreDnsConfig } from './config/dns-config.ts';
 import { shutdownGroups } from './config/shutdown-config.ts';
+import { featureGatesOf } from './config/feature-gates-config.ts';
 import { LogindInhibitor } from './nodeshutdown/logind-inhibitor.ts';
 import { createApiClientFromKubeconfig, type ApiClient } from '@nodelet/core/apiclient';
 
@@ -76,7 +77,15 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     dns: coreDnsConfig(c).dns,
     ...(c.podCIDR ? { podCIDR: c.podCIDR } : {}),
     shutdownGracePeriodByPodPriority: shutdownGroups(c),
+    featureGates: gatesOf(c),
   };
+}
+
+/** Validated with the rest of the configuration (config/feature-gates-config.ts); a bad value never gets here. */
+function gatesOf(c: AgentConfig): Record<string, boolean> {
+  const r = featureGatesOf(c);
+  if (!r.ok) throw new Error(r.reason);
+  return r.gates;
 }
 
 /** Validated with the rest of the configuration (config/log-config.ts); a bad value never gets here. */

@@ -9,9 +9,10 @@ import { RECORDER_FILE_FIELDS } from './recorder-config.ts';
 import { DNS_FILE_FIELDS } from './dns-config.ts';
 import { POD_CIDR_FILE_FIELDS } from './pod-cidr-config.ts';
 import { SHUTDOWN_FILE_FIELDS } from './shutdown-config.ts';
+import { FEATURE_GATES_FILE_FIELDS } from './feature-gates-config.ts';
 
-/** 'objects': a list of objects, checked field by field where the setting is validated. */
-export type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings' | 'objects';
+/** 'objects': a list of objects, checked field by field where the setting is validated; 'gates': name → true/false. */
+export type FieldKind = 'string' | 'bool' | 'int' | 'duration' | 'map' | 'strings' | 'objects' | 'gates';
 
 export interface FieldSpec {
   path: string;
@@ -58,6 +59,7 @@ export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   ...DNS_FILE_FIELDS,
   ...POD_CIDR_FILE_FIELDS,
   ...SHUTDOWN_FILE_FIELDS,
+  ...FEATURE_GATES_FILE_FIELDS,
 ];
 
 const BY_PATH = new Map(CONFIG_FILE_FIELDS.map((f) => [f.path, f]));
@@ -128,6 +130,8 @@ function convert(spec: FieldSpec, v: unknown): { ok: true; value: unknown } | { 
       return Array.isArray(v) && v.every(isObject) ? { ok: true, value: v.map((x) => ({ ...x })) } : bad('a list of objects');
     case 'map':
       return isObject(v) && Object.values(v).every((x) => typeof x === 'string') ? { ok: true, value: { ...v } } : bad('a map of strings');
+    case 'gates':
+      return isObject(v) && Object.values(v).every((x) => typeof x === 'boolean') ? { ok: true, value: { ...v } } : bad('a map of feature names to true or false');
   }
 }
 

@@ -9,6 +9,7 @@ import { validateLogs } from './log-config.ts';
 import { validateRecorder } from './recorder-config.ts';
 import { validateShutdown } from './shutdown-config.ts';
 import { validatePodCidr } from './pod-cidr-config.ts';
+import { validateFeatureGates } from './feature-gates-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
 
 export function validateConfig(c: AgentConfig): string | undefined {
@@ -46,6 +47,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => validateRecorder(c),
     () => validateShutdown(c),
     () => validatePodCidr(c),
+    () => validateFeatureGates(c),
   ];
   for (const check of checks) {
     const problem = check();

@@ -149,6 +149,8 @@ export interface KubeletConfig {
   containerLog?: LogRotatePolicy;
   /** Graceful node shutdown groups (shutdownGracePeriod / ...CriticalPods through migrateConfig); none: off. */
   shutdownGracePeriodByPodPriority?: ShutdownGracePeriodByPodPriority[];
+  /** featureGates / --feature-gates the kubelet consults (KubeletPodResourcesGet); a gate not named has its v1.28 default. */
+  featureGates?: Record<string, boolean>;
   /** CPU manager (cpuManagerPolicy, cpuManagerPolicyOptions, cpuManagerReconcilePeriod, reservedSystemCPUs); default policy none. */
   cpuManager?: CpuManagerSettings;
 }

@@ -42,6 +42,7 @@ import { buildNodeShutdown } from './node-shutdown-wiring.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
 import { buildDeviceManager, withDeviceAdmission } from './device-wiring.ts';
 import type { DeviceManager } from '../cm/devicemanager/manager.ts';
+import { buildResourceApis, type ResourceApis } from './resource-apis.ts';
 import { buildCpuManager, cpuLifecycle, withCpuAdmission } from './cpu-wiring.ts';
 import type { CpuManager } from '../cm/cpumanager/cpu-manager.ts';
 import type { NodeStats } from './stats-wiring.ts';
@@ -83,6 +84,8 @@ export class Kubelet implements KubeletApi {
   readonly logManager: ContainerLogManager | undefined;
   /** Device plugins (Registration on <root-dir>/device-plugins/kubelet.sock); on a real host only. */
   readonly devices: DeviceManager | undefined;
+  /** Plugin registration (<root-dir>/plugins_registry) and the pod resources API; on a real host only. */
+  readonly resourceApis: ResourceApis | undefined;
   /** CPU manager (cpuManagerPolicy none / static, <root-dir>/cpu_manager_state); on a real host only. */
   readonly cpuManager: CpuManager | undefined;
   /** Graceful node shutdown (shutdownGracePeriod...); absent unless configured. */
@@ -130,6 +133,7 @@ export class Kubelet implements KubeletApi {
     );
     this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick() });
     const devices = this.devices;
+    this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), metrics: this.stats?.kubeletMetrics.metrics });
     this.cpuManager = buildCpuManager(deps, config, { cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });
     this.runtime = buildRuntimeManager(deps, config, {
       ...(this.cpuManager ? { lifecycle: cpuLifecycle(this.cpuManager) } : {}),
@@ -225,6 +229,7 @@ export class Kubelet implements KubeletApi {
     this.recorder.event({ kind: 'Node', name: this.config.nodeName }, 'Normal', 'Starting', 'Starting kubelet.');
     await this.stats?.start().catch((err: unknown) => this.deps.logger.error('stats failed to start', { err: String(err) }));
     await this.devices?.start().catch((err: unknown) => this.deps.logger.error('device manager failed to start', { err: String(err) }));
+    await this.resourceApis?.start();
     this.runtimeState.start();
     this.statusManager.start();
     this.probes.manager.start();
@@ -260,6 +265,7 @@ export class Kubelet implements KubeletApi {
     this.statusManager.stop();
     this.stats?.stop();
     this.cpuManager?.stop();
+    await this.resourceApis?.stop();
     await this.devices?.stop();
     await this.api?.stop();
   }

@@ -76,6 +76,16 @@ export function createKubeletMetrics(r: Registry) {
     // device plugins
     devicePluginRegistrations: counter(r, 'kubelet_device_plugin_registration_total', 'Cumulative number of device plugin registrations. Broken down by resource name.', ['resource_name']),
     devicePluginAllocDuration: hist(r, 'kubelet_device_plugin_alloc_duration_seconds', 'Duration in seconds to serve a device plugin Allocation request. Broken down by resource name.', ['resource_name']),
+    // plugin manager (upstream's name has no kubelet_ prefix): 1 per socket path and state
+    pluginManagerTotalPlugins: gauge(r, 'plugin_manager_total_plugins', 'Number of plugins in Plugin Manager', ['socket_path', 'state']),
+    // pod resources API (upstream names: only the first ends in _total)
+    podResourcesEndpointRequestsTotal: counter(r, 'kubelet_pod_resources_endpoint_requests_total', 'Cumulative number of requests to the PodResource endpoint. Broken down by server api version.', ['server_api_version']),
+    podResourcesEndpointRequestsList: counter(r, 'kubelet_pod_resources_endpoint_requests_list', 'Number of requests to the PodResource List endpoint. Broken down by server api version.', ['server_api_version']),
+    podResourcesEndpointRequestsGetAllocatable: counter(r, 'kubelet_pod_resources_endpoint_requests_get_allocatable', 'Number of requests to the PodResource GetAllocatableResources endpoint. Broken down by server api version.', ['server_api_version']),
+    podResourcesEndpointRequestsGet: counter(r, 'kubelet_pod_resources_endpoint_requests_get', 'Number of requests to the PodResource Get endpoint. Broken down by server api version.', ['server_api_version']),
+    podResourcesEndpointErrorsList: counter(r, 'kubelet_pod_resources_endpoint_errors_list', 'Number of requests to the PodResource List endpoint which returned error. Broken down by server api version.', ['server_api_version']),
+    podResourcesEndpointErrorsGetAllocatable: counter(r, 'kubelet_pod_resources_endpoint_errors_get_allocatable', 'Number of requests to the PodResource GetAllocatableResources endpoint which returned error. Broken down by server api version.', ['server_api_version']),
+    podResourcesEndpointErrorsGet: counter(r, 'kubelet_pod_resources_endpoint_errors_get', 'Number of requests to the PodResource Get endpoint which returned error. Broken down by server api version.', ['server_api_version']),
     // node startup
     nodeStartupDuration: gauge(r, 'kubelet_node_startup_duration_seconds', 'Seconds the node took to start up.'),
     // volumes

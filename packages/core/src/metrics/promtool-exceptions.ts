@@ -13,6 +13,12 @@ export const PROMTOOL_EXCEPTIONS: Record<string, string[]> = {
   kubelet_evented_pleg_connection_error_count: ['counter metrics should have "_total" suffix', 'non-histogram and non-summary metrics should not have "_count" suffix'],
   kubelet_evented_pleg_connection_success_count: ['counter metrics should have "_total" suffix', 'non-histogram and non-summary metrics should not have "_count" suffix'],
   cadvisor_version_info: ["label names should be written in 'snake_case' not 'camelCase'"],
+  kubelet_pod_resources_endpoint_requests_list: ['counter metrics should have "_total" suffix'],
+  kubelet_pod_resources_endpoint_requests_get_allocatable: ['counter metrics should have "_total" suffix'],
+  kubelet_pod_resources_endpoint_requests_get: ['counter metrics should have "_total" suffix'],
+  kubelet_pod_resources_endpoint_errors_list: ['counter metrics should have "_total" suffix'],
+  kubelet_pod_resources_endpoint_errors_get_allocatable: ['counter metrics should have "_total" suffix'],
+  kubelet_pod_resources_endpoint_errors_get: ['counter metrics should have "_total" suffix'],
 };
 
 /** promtool's output lines (`<metric> <message>`) that are not on the exception list. */

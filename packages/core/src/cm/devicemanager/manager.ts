@@ -111,7 +111,8 @@ export class DeviceManager {
   async register(resource: string, endpoint: string): Promise<void> {
     const { logger } = this.deps;
     logger.info('Got registration request from device plugin with resource', { resourceName: resource, endpoint });
-    const socket = path.join(this.deps.dir, endpoint);
+    // Register's endpoint is a file name in the dir; the plugin manager's (plugins_registry) is an absolute path.
+    const socket = path.isAbsolute(endpoint) ? endpoint : path.join(this.deps.dir, endpoint);
     const ep = await this.connect(socket, resource, {
       onDevices: (devices) => {
         if (this.endpoints.get(resource) !== ep) return;
@@ -132,6 +133,11 @@ export class DeviceManager {
     this.deps.onChange?.();
   }
 
+  /** The plugin manager's DeRegisterPlugin: disconnects the resource's plugin if it is the one at `socket`. */
+  deregister(resource: string, socket: string): void {
+    if (this.endpoints.get(resource)?.socket === socket) this.disconnect(resource, `plugin at ${socket} deregistered`);
+  }
+
   capacity(): DeviceCapacity {
     const c = this.state.capacity();
     if (c.removed.length > 0) void this.writeCheckpoint();
@@ -147,11 +153,7 @@ export class DeviceManager {
     const isDevice = (r: string) => this.state.isDeviceResource(r);
     const containers = [...(pod.spec?.initContainers ?? []).map((c) => ({ c, init: c.restartPolicy !== 'Always' })), ...(pod.spec?.containers ?? []).map((c) => ({ c, init: false }))];
     if (!containers.some(({ c }) => deviceRequests(c, isDevice).length > 0)) return { admit: true };
-    if (this.deps.sourcesReady?.() ?? true) {
-      const pending = (this.deps.sourcePods?.() ?? []).filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
-      const freed = this.state.removeStale(new Set([uid, ...[...otherPods, ...pending].map((p) => p.metadata?.uid ?? '')]));
-      if (freed.length > 0) void this.writeCheckpoint();
-    }
+    this.updateAllocatedDevices([pod, ...otherPods]);
     const reuse = new Map<string, Set<string>>();
     for (const { c, init } of containers) {
       for (const [resource, n] of deviceRequests(c, isDevice)) {
@@ -164,6 +166,14 @@ export class DeviceManager {
       }
     }
     return { admit: true };
+  }
+
+  /** UpdateAllocatedDevices: once every source is seen, frees the devices of pods neither active nor held by their source. */
+  updateAllocatedDevices(activePods: readonly V1Pod[]): void {
+    if (!(this.deps.sourcesReady?.() ?? true)) return;
+    const pending = (this.deps.sourcePods?.() ?? []).filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+    const freed = this.state.removeStale(new Set([...activePods, ...pending].map((p) => p.metadata?.uid ?? '')));
+    if (freed.length > 0) void this.writeCheckpoint();
   }
 
   /**

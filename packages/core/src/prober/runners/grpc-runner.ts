@@ -10,17 +10,12 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { Clock } from '../../util/clock.ts';
 import type { RunOutcome } from '../types.ts';
 import { goDuration, joinHostPort } from './go-text.ts';
+import { GO_CODE_NAMES } from '../../util/grpc-status.ts';
 
 export const HEALTH_PROTO_PATH: string = fileURLToPath(new URL('./health.proto', import.meta.url));
 
 const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: Number, enums: String, defaults: true, oneofs: true };
 
-/** Go's codes.Code String() names, by numeric gRPC status. */
-const GO_CODE_NAMES = [
-  'OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied',
-  'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable',
-  'DataLoss', 'Unauthenticated',
-];
 
 export interface HealthCheckResponse {
   status: 'UNKNOWN' | 'SERVING' | 'NOT_SERVING' | 'SERVICE_UNKNOWN';
