@@ -15,6 +15,7 @@ import { coreApiServerConfig } from './config/apiserver-config.ts';
 import { logRotatePolicy } from './config/log-config.ts';
 import { coreDnsConfig } from './config/dns-config.ts';
 import { shutdownGroups } from './config/shutdown-config.ts';
+import { coreCpuManager, reservedResources } from './config/cpu-manager-config.ts';
 import { featureGatesOf } from './config/feature-gates-config.ts';
 import { LogindInhibitor } from './nodeshutdown/logind-inhibitor.ts';
 import { createApiClientFromKubeconfig, type ApiClient } from '@nodelet/core/apiclient';
@@ -61,6 +62,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
       maxHousekeepingIntervalMs: Math.round(c.housekeepingIntervalMs * 1.5),
       imageFsPath,
       ...(c.evictionHard ? { evictionHard: c.evictionHard } : {}),
+      ...reservedResources(c),
       volumeStatsAggPeriodMs: c.volumeStatsAggPeriodMs,
     },
     eviction: coreEvictionConfig(c),
@@ -77,6 +79,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     dns: coreDnsConfig(c).dns,
     ...(c.podCIDR ? { podCIDR: c.podCIDR } : {}),
     shutdownGracePeriodByPodPriority: shutdownGroups(c),
+    cpuManager: coreCpuManager(c),
     featureGates: gatesOf(c),
   };
 }

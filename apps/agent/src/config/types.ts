@@ -7,11 +7,12 @@ import type { RecorderAgentConfig } from './recorder-config.ts';
 import type { DnsAgentConfig } from './dns-config.ts';
 import type { PodCidrAgentConfig } from './pod-cidr-config.ts';
 import type { ShutdownAgentConfig } from './shutdown-config.ts';
+import type { CpuManagerAgentConfig } from './cpu-manager-config.ts';
 import type { FeatureGatesAgentConfig } from './feature-gates-config.ts';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 
-export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig, FeatureGatesAgentConfig {
+export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig, FeatureGatesAgentConfig, CpuManagerAgentConfig {
   nodeName: string;
   rootDir: string;
   /** staticPodPath / --pod-manifest-path */

@@ -8,6 +8,7 @@ import { validateRuntimeClasses } from './runtime-class-config.ts';
 import { validateLogs } from './log-config.ts';
 import { validateRecorder } from './recorder-config.ts';
 import { validateShutdown } from './shutdown-config.ts';
+import { validateCpuManager } from './cpu-manager-config.ts';
 import { validatePodCidr } from './pod-cidr-config.ts';
 import { validateFeatureGates } from './feature-gates-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
@@ -46,6 +47,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => validateLogs(c),
     () => validateRecorder(c),
     () => validateShutdown(c),
+    () => validateCpuManager(c),
     () => validatePodCidr(c),
     () => validateFeatureGates(c),
   ];
