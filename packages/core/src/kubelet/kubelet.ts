@@ -42,7 +42,7 @@ import { buildNodeShutdown } from './node-shutdown-wiring.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
 import { buildDeviceManager, withDeviceAdmission } from './device-wiring.ts';
 import type { DeviceManager } from '../cm/devicemanager/manager.ts';
-import { buildResourceApis, type ResourceApis } from './resource-apis.ts';
+import { buildResourceApis, cpuManagerProvider, type ResourceApis } from './resource-apis.ts';
 import { buildCpuManager, cpuLifecycle, withCpuAdmission } from './cpu-wiring.ts';
 import type { CpuManager } from '../cm/cpumanager/cpu-manager.ts';
 import type { NodeStats } from './stats-wiring.ts';
@@ -133,7 +133,7 @@ export class Kubelet implements KubeletApi {
     );
     this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick() });
     const devices = this.devices;
-    this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), metrics: this.stats?.kubeletMetrics.metrics });
+    this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), cpus: () => this.cpuManager && cpuManagerProvider(this.cpuManager), metrics: this.stats?.kubeletMetrics.metrics });
     this.cpuManager = buildCpuManager(deps, config, { cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });
     this.runtime = buildRuntimeManager(deps, config, {
       ...(this.cpuManager ? { lifecycle: cpuLifecycle(this.cpuManager) } : {}),

@@ -12,7 +12,8 @@ import { FakeClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
 import { DeviceManager } from '../cm/devicemanager/manager.ts';
 import { BasicPodManager } from '../pod/basic-pod-manager.ts';
-import { buildResourceApis } from './resource-apis.ts';
+import { buildResourceApis, cpuManagerProvider } from './resource-apis.ts';
+import { CPUSet } from '../cm/topology/cpuset.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
 
 test('on a host: the registry watched, the pod resources socket served, DEPRECATION written; the Get gate from featureGates', async (t) => {
@@ -36,4 +37,9 @@ test('on a host: the registry watched, the pod resources socket served, DEPRECAT
   const off = buildResourceApis(deps, { rootDir: root } as KubeletConfig, { devices: undefined, pods: new BasicPodManager(), activePods: () => [] })!;
   assert.throws(() => off.lister.get('p', 'default'), { message: 'PodResources API Get method disabled' });
   assert.equal(buildResourceApis({ clock, logger: nullLogger } as unknown as KubeletDeps, { rootDir: root } as KubeletConfig, { devices, pods: new BasicPodManager(), activePods: () => [] }), undefined);
+});
+
+test('the CPU manager as the CPUs provider: exclusive CPUs per container, the allocatable set', () => {
+  const p = cpuManagerProvider({ getExclusiveCPUs: (uid, c) => (uid === 'u1' && c === 'app' ? CPUSet.of(3, 1) : CPUSet.of()), getAllocatableCPUs: () => CPUSet.parse('1-3') });
+  assert.deepEqual([p.getCPUs('u1', 'app'), p.getCPUs('u1', 'side'), p.getAllocatableCPUs()], [[1, 3], [], [1, 2, 3]]);
 });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { DeviceManager } from '../cm/devicemanager/manager.ts';
+import type { CpuManager } from '../cm/cpumanager/cpu-manager.ts';
 import { devicePluginHandler } from '../cm/devicemanager/plugin-handler.ts';
 import { DEVICE_PLUGINS_DIR } from '../cm/devicemanager/types.ts';
 import { PluginManager, type PluginManagerMetrics } from '../pluginmanager/manager.ts';
@@ -83,6 +84,11 @@ export class ResourceApis {
     await this.plugins.stop();
     await this.server?.close();
   }
+}
+
+/** The CPU manager as the pod resources API's CPUsProvider (GetExclusiveCPUs / GetAllocatableCPUs). */
+export function cpuManagerProvider(cm: Pick<CpuManager, 'getExclusiveCPUs' | 'getAllocatableCPUs'>): CPUsProvider {
+  return { getCPUs: (uid, c) => cm.getExclusiveCPUs(uid, c).list(), getAllocatableCPUs: () => cm.getAllocatableCPUs().list() };
 }
 
 export function buildResourceApis(deps: KubeletDeps, config: KubeletConfig, parts: ResourceApiParts): ResourceApis | undefined {
