@@ -135,7 +135,9 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
     nodeName: 'footprint',
     ...(rt.endpoint ? { endpoint: rt.endpoint } : {}),
     ...(o.dist ? { compiledMain: join(o.dist, 'agent/main.js') } : {}),
-    args: ['--cgroup-root', cgroupRoot],
+    // The kubelet's default rescan (20 s; the harness sets 1 s for tests): a steady state as deployed. New
+    // manifests are still seen at once through the directory watch.
+    args: ['--cgroup-root', cgroupRoot, '--file-check-frequency', '20s'],
   });
   let web: ChildProcess | undefined;
   const rows: string[][] = [];

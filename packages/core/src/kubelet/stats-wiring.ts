@@ -11,7 +11,7 @@ import { joinCgroup, KUBEPODS } from '../cm/cgroup-name.ts';
 import type { PodStatus } from '../container/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import type { EventBus } from '../events/types.ts';
-import { registerCadvisorCollectors } from '../metrics/cadvisor-collector.ts';
+import { CADVISOR_CONTENT_TYPE, renderCadvisorMetrics } from '../metrics/cadvisor-collector.ts';
 import { createRegistry } from '../metrics/registry.ts';
 import { registerResourceCollectors } from '../metrics/resource-collector.ts';
 import type { OomWatcherHandle } from '../oom/create-oom-watcher.ts';
@@ -77,7 +77,6 @@ export class NodeStats implements StatsApi {
   private oom: OomWatcherHandle | undefined;
   private timer: TimerHandle | undefined;
   private system: { name: 'kubelet' | 'runtime' | 'pods'; cgroup: string; startTimeMs: number }[] = [];
-  private readonly cadvisorRegistry = createRegistry();
   private readonly resourceRegistry = createRegistry();
   private readonly layers: WritableLayerCache | undefined;
   /** deps.cri through the instrumented client, so stats calls count in the CRI metrics. */
@@ -131,7 +130,6 @@ export class NodeStats implements StatsApi {
     provider.fsUsage.addJob(() => this.refreshFs(provider));
     await provider.start();
     this.provider = provider;
-    registerCadvisorCollectors(this.cadvisorRegistry, provider.cadvisorSource());
     registerResourceCollectors(this.resourceRegistry, () => provider.cpuAndMemorySummary());
     await this.findSystemContainers(layout);
     this.syncTracked();
@@ -222,8 +220,8 @@ export class NodeStats implements StatsApi {
 
   async metrics(path: MetricsPath): Promise<{ contentType: string; body: string }> {
     if (path === 'kubelet') return this.kubeletMetrics.exposition();
-    const r = path === 'cadvisor' ? this.cadvisorRegistry : this.resourceRegistry;
-    return { contentType: r.contentType, body: await r.metrics() };
+    if (path === 'cadvisor') return { contentType: CADVISOR_CONTENT_TYPE, body: this.provider ? renderCadvisorMetrics(this.provider.cadvisorSource()) : '\n' };
+    return { contentType: this.resourceRegistry.contentType, body: await this.resourceRegistry.metrics() };
   }
 
   machineInfo(): MachineInfo | undefined {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Registry } from 'prom-client';
-import { registerCadvisorCollectors, type CadvisorContainerInfo } from './cadvisor-collector.ts';
+import { Gauge, Registry } from 'prom-client';
+import { renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
 import { SAMPLE } from './testing/sample-registry.ts';
 
 function lines(text: string, name: string): string[] {
@@ -13,11 +13,9 @@ test('series are computed at scrape time from the current containers', async () 
     { id: '/kubepods/besteffort/podu1/c1', name: 'c1', image: 'img', pod: 'p', namespace: 'ns', container: 'app', sample: SAMPLE, spec: { cpuShares: 2, memoryLimit: -1 } },
     { id: '/kubepods/besteffort/podu1/nosample' },
   ];
-  const r = new Registry();
   let machineCalls = 0;
-  registerCadvisorCollectors(r, { containers: () => containers, machine: () => (machineCalls++, undefined) });
-  registerCadvisorCollectors(r, { containers: () => [], machine: () => undefined });
-  const first = await r.metrics();
+  const source = { containers: () => containers, machine: () => (machineCalls++, undefined) };
+  const first = renderCadvisorMetrics(source);
   const L = 'id="/kubepods/besteffort/podu1/c1",name="c1",image="img",pod="p",namespace="ns",container="app"';
   const cases: [string, string[]][] = [
     ['container_cpu_usage_seconds_total', [`container_cpu_usage_seconds_total{${L},cpu="total"} 5`]],
@@ -34,6 +32,19 @@ test('series are computed at scrape time from the current containers', async () 
   for (const [name, want] of cases) assert.deepEqual(lines(first, name), want, name);
   assert.ok(machineCalls > 0);
   containers.splice(0, 1);
-  const second = await r.metrics();
+  const second = renderCadvisorMetrics(source);
   assert.deepEqual(lines(second, 'container_memory_usage_bytes'), [], 'a removed container leaves no stale series');
+});
+
+test('the text is what prom-client writes for the same series (HELP/TYPE, label order, escaping, block spacing)', async () => {
+  const odd: CadvisorContainerInfo = { id: '/kubepods/podu2/c"2', name: 'c\\2', image: 'img\nx', pod: 'p', namespace: 'ns', container: 'a', sample: SAMPLE };
+  const text = renderCadvisorMetrics({ containers: () => [odd], machine: () => undefined });
+  const r = new Registry();
+  const labels = { id: odd.id, name: odd.name ?? '', image: odd.image ?? '', pod: 'p', namespace: 'ns', container: 'a' };
+  new Gauge({ name: 'container_memory_rss', help: 'Size of RSS in bytes.', labelNames: Object.keys(labels), registers: [r] }).set(labels, 600);
+  new Gauge({ name: 'container_threads', help: 'Number of threads running inside the container.', labelNames: Object.keys(labels), registers: [r] }).set(labels, 5);
+  const ref = await r.metrics();
+  const pick = (t: string, name: string) => t.split('\n\n').find((b) => b.startsWith(`# HELP ${name} `));
+  for (const name of ['container_memory_rss', 'container_threads']) assert.equal(pick(text, name), pick(ref, name)?.trimEnd(), name);
+  assert.ok(text.endsWith('\n') && !text.endsWith('\n\n'));
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { Registry } from 'prom-client';
 import { registerResourceCollectors } from './resource-collector.ts';
-import { sampleRegistry } from './testing/sample-registry.ts';
+import { sampleExposition } from './testing/sample-registry.ts';
 import { unexpectedLint } from './promtool-exceptions.ts';
 
 export { PROMTOOL_EXCEPTIONS } from './promtool-exceptions.ts';
@@ -16,7 +16,7 @@ export { PROMTOOL_EXCEPTIONS } from './promtool-exceptions.ts';
 const hasPromtool = spawnSync('promtool', ['--version']).status === 0;
 
 test('promtool: parses clean, lint complaints only on the exception list', { skip: hasPromtool ? false : 'promtool not installed' }, async () => {
-  const text = await sampleRegistry().metrics();
+  const text = await sampleExposition();
   const r = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
   assert.ok(r.status === 0 || r.status === 3, `promtool exit ${r.status}: ${r.stderr}`);
   assert.doesNotMatch(r.stderr, /error while linting/);

@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Registry } from 'prom-client';
 import { detectCgroupLayout } from '../cm/mountinfo.ts';
 import { createNodeHostFs } from '../cm/node-host-fs.ts';
 import { makeFixture } from '../cm/testing/cgroup-fixture.ts';
-import { registerCadvisorCollectors } from '../metrics/cadvisor-collector.ts';
+import { renderCadvisorMetrics } from '../metrics/cadvisor-collector.ts';
 import { FakeClock, realClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
 import { createNodeDiskUsage } from './disk-usage.ts';
@@ -67,9 +66,7 @@ test('fixture host: tracked containers, pod network namespace, watch stream, sum
     assert.equal(s.pods[0]?.network?.rxBytes, 1700);
     assert.equal(s.pods[0]?.containers[0]?.cpu?.usageCoreNanoSeconds, 2e9);
     assert.equal(s.node.memory?.availableBytes, 1024000 - 409600);
-    const r = new Registry();
-    registerCadvisorCollectors(r, sp.cadvisorSource());
-    const text = await r.metrics();
+    const text = renderCadvisorMetrics(sp.cadvisorSource());
     assert.match(text, /container_spec_cpu_shares\{id="\/kubepods\/burstable\/podu1\/cid1",name="cid1",image="",pod="p",namespace="d",container="app"\} 102/);
     assert.match(text, /container_network_receive_bytes_total\{id="\/kubepods\/burstable\/podu1",.*interface="eth0"\} 1700/);
     assert.match(text, /container_fs_usage_bytes\{id="\/kubepods\/burstable\/podu1\/cid1",.*container="app",device="\/dev\/vdb"\} 12582912/);

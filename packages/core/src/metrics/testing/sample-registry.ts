@@ -1,7 +1,7 @@
 /** A registry holding every metric this folder defines, with representative values (promtool, UI fixtures). */
 import { Registry } from 'prom-client';
 import type { ContainerSample } from '../../stats/types.ts';
-import { registerCadvisorCollectors, type CadvisorContainerInfo } from '../cadvisor-collector.ts';
+import { renderCadvisorMetrics, type CadvisorContainerInfo } from '../cadvisor-collector.ts';
 import { createKubeletMetrics, imageSizeBucket } from '../kubelet-metrics.ts';
 
 export const SAMPLE: ContainerSample = {
@@ -39,13 +39,17 @@ export function sampleRegistry(): Registry {
   k.evictions.inc({ eviction_signal: 'memory.available' });
   k.imagePullDuration.observe({ image_size_in_bytes: imageSizeBucket(5e6) }, 2);
   k.volumeStatsUsedBytes.set({ namespace: 'default', persistentvolumeclaim: 'data' }, 1);
-  registerCadvisorCollectors(r, {
+  return r;
+}
+
+/** The sample registry's text followed by /metrics/cadvisor's for the sample containers (promtool). */
+export async function sampleExposition(): Promise<string> {
+  return `${await sampleRegistry().metrics()}\n${renderCadvisorMetrics({
     containers: () => SAMPLE_CONTAINERS,
     machine: () => ({
       numCores: 2, numPhysicalCores: 2, numSockets: 1, cpuFrequencyKhz: 0, memoryCapacityBytes: 2 ** 34, swapCapacityBytes: 0, machineId: 'm', systemUuid: 's',
       bootId: 'b', kernelVersion: '6.18', osImage: 'Debian', interfaces: [], filesystems: [],
     }),
     version: () => ({ kernelVersion: '6.18', osVersion: 'Debian GNU/Linux 12 (bookworm)', cadvisorVersion: 'nodelet', cadvisorRevision: '', dockerVersion: '' }),
-  });
-  return r;
+  })}`;
 }
