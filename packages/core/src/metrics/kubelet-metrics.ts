@@ -36,6 +36,10 @@ export function createKubeletMetrics(r: Registry) {
     podStatusSyncDuration: hist(r, 'kubelet_pod_status_sync_duration_seconds', 'Seconds from a pod status change to the status being written.', [], POD_STATUS_SYNC_BUCKETS),
     containersPerPodCount: hist(r, 'kubelet_containers_per_pod_count', 'Containers per pod.', [], exponentialBuckets(1, 2, 5)),
     cgroupManagerDuration: hist(r, 'kubelet_cgroup_manager_duration_seconds', 'Seconds of cgroup manager operations, by method.', ['operation_type']),
+    // topology manager
+    topologyManagerAdmissionRequests: counter(r, 'kubelet_topology_manager_admission_requests_total', 'The number of admission requests where resources have to be aligned.'),
+    topologyManagerAdmissionErrors: counter(r, 'kubelet_topology_manager_admission_errors_total', 'The number of admission request failures where resources could not be aligned.'),
+    topologyManagerAdmissionDuration: hist(r, 'kubelet_topology_manager_admission_duration_ms', 'Duration in milliseconds to serve a pod admission request.', [], exponentialBuckets(0.05, 2, 15)),
     // PLEG
     plegRelistDuration: hist(r, 'kubelet_pleg_relist_duration_seconds', 'Seconds to relist pods in PLEG.', []),
     plegRelistInterval: hist(r, 'kubelet_pleg_relist_interval_seconds', 'Seconds between PLEG relists.', []),

@@ -143,3 +143,17 @@ test('RemoveContainer drops the hint unless a restarted instance of the containe
   assert.equal(formatHint(m.getAffinity('u1', 'app')), '{<nil> false}');
   m.removeContainer('unknown');
 });
+
+test('kubelet_topology_manager_admission_{requests,errors}_total and _duration_ms (ms from the injected clock); none counts no errors', () => {
+  const seen = { requests: 0, errors: 0, durations: [] as number[] };
+  const metrics = { admissionRequests: { inc: () => void seen.requests++ }, admissionErrors: { inc: () => void seen.errors++ }, admissionDuration: { observe: (ms: number) => void seen.durations.push(ms) } };
+  let t = 0;
+  const now = () => (t += 2);
+  const m = TopologyManager.create({ policy: 'restricted', numaNodes: TWO, logger: nullLogger, metrics, now });
+  m.addHintProvider(new FakeProvider('cpu', { cpu: [N(0, 1)] }));
+  m.admit(pod(['app']));
+  const ok = TopologyManager.create({ policy: 'none', numaNodes: TWO, logger: nullLogger, metrics, now });
+  ok.addHintProvider(new FakeProvider('cpu', null, undefined, new Error('x')));
+  ok.admit(pod(['app']));
+  assert.deepEqual(seen, { requests: 2, errors: 1, durations: [2, 2] });
+});
