@@ -41,6 +41,8 @@ export const PROCEDURES: Readonly<Record<string, ProcedureType>> = {
   'recorder.query': 'query',
   'recorder.stats': 'query',
   'recorder.onEntry': 'subscription',
+  'shutdown.progress': 'query',
+  'shutdown.onProgress': 'subscription',
 };
 
 export type AgentRequestKind = 'trpc-read' | 'trpc-mutation' | 'socket.io' | 'cadvisor' | 'logs';

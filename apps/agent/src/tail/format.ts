@@ -1,5 +1,5 @@
 /** One line per lifecycle event for the ops tail: time, type, ns/pod, what happened. */
-import { eventPodRef, type NodeletEvent } from '@nodelet/core/events';
+import { eventPodRef, type NodeletEvent, type ShutdownProgress } from '@nodelet/core/events';
 
 export function formatEventLine(e: NodeletEvent): string {
   const ref = eventPodRef(e);
@@ -31,7 +31,17 @@ function describe(e: NodeletEvent): string {
       return `${e.probeType} ${e.container}=${e.result}${e.effective && e.effective !== e.result ? ` (effective ${e.effective})` : ''} ${e.latencyMs}ms${e.output ? `: ${e.output.trim().slice(0, 120)}` : ''}`;
     case 'pressure':
       return `conditions=[${e.conditions.join(' ')}] ${e.signals.filter((s) => s.met).map((s) => `${s.signal} available=${s.available ?? '?'}`).join(' ')}`.trim();
+    case 'shutdown':
+      return shutdownLine(e.progress);
     case 'gc':
       return `${e.kind} GC (${e.trigger}): removed ${e.removed.length}, freed ${e.freedBytes} bytes${e.errors.length ? `, ${e.errors.length} errors` : ''}`;
   }
+}
+
+/** The node shutdown's phase and, per group that started, how many of its pods are still terminating. */
+function shutdownLine(p: ShutdownProgress): string {
+  const groups = p.groups
+    .filter((g) => g.state !== 'pending')
+    .map((g) => `priority ${g.priority}: ${g.state} (${g.pods.filter((x) => x.state === 'terminating').length}/${g.pods.length} terminating, ${g.shutdownGracePeriodSeconds}s)`);
+  return [`node shutdown ${p.phase}`, ...groups].join('; ');
 }

@@ -8,6 +8,7 @@ import { nodeRouter } from './node-router.ts';
 import { podsRouter } from './pods-router.ts';
 import { probesRouter } from './probes.ts';
 import { recorderRouter } from './recorder-router.ts';
+import { shutdownRouter } from './shutdown-router.ts';
 import { statsRouter } from './stats-router.ts';
 import { router } from './trpc.ts';
 
@@ -22,6 +23,7 @@ export const appRouter = router({
   gc: gcRouter,
   images: imagesRouter,
   recorder: recorderRouter,
+  shutdown: shutdownRouter,
 });
 
 export type AppRouter = typeof appRouter;

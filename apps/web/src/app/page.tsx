@@ -1,5 +1,6 @@
 'use client';
 import { NodeOverview } from '../features/node/node-overview.tsx';
+import { ShutdownPanel } from '../features/node/shutdown-panel.tsx';
 import { ClusterPanel } from '../features/nodes/cluster-panel.tsx';
 import { useNode } from '../features/node/use-node.ts';
 import { Suspense } from 'react';
@@ -16,6 +17,7 @@ export default function HomePage() {
     <>
       <NodeOverview node={node.data} isPending={node.isPending} error={node.error} now={now} />
       <ClusterPanel node={node.data} now={now} />
+      <ShutdownPanel />
       <PressurePanel node={node.data} state={pressure.state} history={pressure.history} isPending={pressure.isPending} error={pressure.error} now={now} />
       {/* The list's state lives in the URL's search params (useSearchParams wants a Suspense boundary). */}
       <Suspense fallback={null}>

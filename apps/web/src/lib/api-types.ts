@@ -29,7 +29,7 @@ export type WireContainerStatus = NonNullable<WirePodStatus['containerStatuses']
 export type WireContainerState = NonNullable<WireContainerStatus['state']>;
 export type WirePodCondition = NonNullable<WirePodStatus['conditions']>[number];
 
-export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc'] as const satisfies readonly NodeletEventType[];
+export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'shutdown'] as const satisfies readonly NodeletEventType[];
 
 export type { ProbeWorkerInfo } from '@nodelet/agent/types';
 export type { ProbeResult, ProbeType } from '@nodelet/agent/types';
@@ -48,4 +48,5 @@ export type {
   GcPolicies,
 } from '@nodelet/agent/types';
 export type { PressureBusEvent, GcBusEvent } from '@nodelet/agent/types';
+export type { ShutdownBusEvent, ShutdownProgress, ShutdownGroupProgress, ShutdownPodProgress } from '@nodelet/agent/types';
 export type { ImageInventory, ImageInventoryItem } from '@nodelet/agent/types';

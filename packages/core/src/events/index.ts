@@ -17,5 +17,7 @@ export type {
   ProbeBusEvent,
   RuntimeBusEvent,
 } from './types.ts';
+  ShutdownBusEvent,
 /** "Why isn't my pod running?": the plain explanation of a pod's status (the tail derives it from podStatus events). */
+export type { ShutdownGroupProgress, ShutdownPhase, ShutdownPodProgress, ShutdownProgress } from '../kubelet/node-shutdown-types.ts';
 export { explainPod, type PodWhy, type WhyEvent, type WhyFacts, type WhyProbe } from '../status/pod-why.ts';

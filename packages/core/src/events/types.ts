@@ -5,6 +5,7 @@
  */
 import type { V1PodStatus } from '@kubernetes/client-node';
 import type { ProbeResult, ProbeType } from '../prober/result-types.ts';
+import type { ShutdownProgress } from '../kubelet/node-shutdown-types.ts';
 
 export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'PodSync' | 'ContainerChanged';
 
@@ -149,7 +150,8 @@ export type NodeletEvent =
   | RuntimeBusEvent
   | ProbeBusEvent
   | PressureBusEvent
-  | GcBusEvent;
+  | GcBusEvent
+  | ShutdownBusEvent;
 export type NodeletEventType = NodeletEvent['type'];
 
 /** An event before the bus stamps seq and time. */
@@ -160,6 +162,14 @@ export type NodeletEventInput = NodeletEvent extends infer E
   : never;
 
 export interface EventFilter {
+/** The graceful node shutdown's progress changed (started, a group or pod moved on, done, cancelled): all of it. */
+export interface ShutdownBusEvent {
+  type: 'shutdown';
+  seq: number;
+  time: string;
+  progress: ShutdownProgress;
+}
+
   namespace?: string;
   pod?: string;
   types?: NodeletEventType[];
@@ -201,3 +211,4 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
       return undefined;
   }
 }
+    case 'shutdown':

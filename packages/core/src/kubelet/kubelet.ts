@@ -180,7 +180,7 @@ export class Kubelet implements KubeletApi {
       },
       { ...(config.stats?.evictionHard ? { evictionHard: config.stats.evictionHard } : {}), ...(config.eviction ?? {}) },
     );
-    this.nodeShutdown = buildNodeShutdown(deps, config, { recorder: this.recorder, activePods: () => this.activePods.list(), workers: () => this.workers, syncNodeStatus: () => void this.api?.nodeStatus.tick(), metrics: this.stats?.kubeletMetrics.metrics });
+    this.nodeShutdown = buildNodeShutdown(deps, config, { recorder: this.recorder, activePods: () => this.activePods.list(), workers: () => this.workers, syncNodeStatus: () => void this.api?.nodeStatus.tick(), metrics: this.stats?.kubeletMetrics.metrics, bus: this.events });
     this.handlers = new PodHandlers({
       clock,
       logger: logger.child('kubelet'),

@@ -1,6 +1,7 @@
 /** The kubelet's node shutdown manager wired to the kubelet's parts (NewManager: a stub, here none, when off). */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { EventRecorder } from '../events/recorder.ts';
+import type { EventBus } from '../events/types.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
 import { NodeShutdownManager } from './node-shutdown.ts';
 import { fileShutdownStateStore } from './node-shutdown-state.ts';
@@ -13,6 +14,8 @@ export interface NodeShutdownParts {
   activePods: () => V1Pod[];
   workers: () => Pick<PodWorkers, 'updatePod' | 'waitIdle'>;
   syncNodeStatus: () => void;
+  /** The bus the progress goes to (`shutdown` events). */
+  bus?: EventBus;
   /** kubelet_graceful_shutdown_{start,end}_time_seconds (with the state file, on a real host). */
   metrics?: KubeletMetrics | undefined;
 }
@@ -34,6 +37,7 @@ export function buildNodeShutdown(deps: KubeletDeps, config: KubeletConfig, k: N
         return workers.waitIdle(pod.metadata?.uid ?? '');
       },
       syncNodeStatus: k.syncNodeStatus,
+      ...(k.bus ? { bus: k.bus } : {}),
       ...(deps.shutdownInhibitor ? { inhibitor: deps.shutdownInhibitor } : {}),
       ...(k.metrics && deps.hostFs
         ? { state: { store: fileShutdownStateStore(config.rootDir), metrics: { startTime: k.metrics.gracefulShutdownStartTime, endTime: k.metrics.gracefulShutdownEndTime } } }

@@ -9,6 +9,7 @@
  */
 import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import type { EventRecorder } from '../events/recorder.ts';
+import type { EventBus } from '../events/types.ts';
 import type { PodAdmitHandler, PodAdmitResult } from '../lifecycle/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -16,6 +17,7 @@ import { evictedStatus } from './eviction-wiring.ts';
 import { groupByPriority, periodRequestedSeconds, sortGroups, type ShutdownGracePeriodByPodPriority } from './node-shutdown-groups.ts';
 import type { PodStatusFunc } from './pod-worker-types.ts';
 import { timestampSeconds, type ShutdownMetrics, type ShutdownStateStore } from './node-shutdown-state.ts';
+import { ShutdownProgressTracker, type ShutdownProgress } from './node-shutdown-progress.ts';
 
 export const NODE_SHUTDOWN_REASON = 'Terminated';
 export const NODE_SHUTDOWN_MESSAGE = 'Pod was terminated in response to imminent node shutdown.';
@@ -61,6 +63,8 @@ export interface NodeShutdownDeps {
   inhibitor?: ShutdownInhibitor;
   /** The last shutdown's times (<root-dir>/graceful_node_shutdown_state) and their gauges; both or neither. */
   state?: { store: ShutdownStateStore; metrics: ShutdownMetrics };
+  /** Where the progress goes as `shutdown` events (the console's node page). */
+  bus?: EventBus;
 }
 
 export class NodeShutdownManager {
@@ -71,6 +75,7 @@ export class NodeShutdownManager {
   private watch: { stop(): void } | undefined;
   private retry: TimerHandle | undefined;
   private stopped = false;
+  private readonly tracker: ShutdownProgressTracker;
 
   /** The admit handler the kubelet registers: no pod is admitted while the node shuts down. */
   readonly admitHandler: PodAdmitHandler = {
@@ -84,12 +89,18 @@ export class NodeShutdownManager {
     byPodPriority: readonly ShutdownGracePeriodByPodPriority[],
   ) {
     this.groups = sortGroups(byPodPriority);
+    this.tracker = new ShutdownProgressTracker({ clock: deps.clock, bus: deps.bus }, this.groups);
     deps.logger.info('Creating node shutdown manager', { shutdownGracePeriodByPodPriority: this.groups });
   }
 
   /** ShutdownStatus: the Ready condition's error while the node shuts down, else undefined. */
   shutdownStatus(): string | undefined {
     return this.shuttingDown ? NODE_SHUTTING_DOWN : undefined;
+  }
+
+  /** The configured groups and, once a shutdown began, where each group's and pod's kill is. */
+  progress(): ShutdownProgress {
+    return this.tracker.progress();
   }
 
   /** Takes the lock and watches logind (when an inhibitor is given); a failure is logged and retried. */
@@ -104,6 +115,7 @@ export class NodeShutdownManager {
   /** Ends the watch and lets go of the lock (the agent stops; as the kubelet's process exit closes the fd). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.tracker.stop();
     this.retry?.cancel();
     this.watch?.stop();
     this.watch = undefined;
@@ -178,7 +190,10 @@ export class NodeShutdownManager {
     logger.info('Shutdown manager detected new shutdown event', { event: shuttingDown ? 'shutdown' : 'cancelled' });
     const message = shuttingDown ? 'Shutdown manager detected shutdown event' : 'Shutdown manager detected shutdown cancellation';
     recorder.event({ kind: 'Node', name: nodeName, uid: nodeName }, 'Normal', NODE_SHUTDOWN_EVENT, message);
+    const was = this.shuttingDown;
     this.shuttingDown = shuttingDown;
+    if (shuttingDown) this.tracker.begin(NODE_SHUTTING_DOWN);
+    else if (was) this.tracker.cancel();
     if (!shuttingDown) {
       if (this.deps.inhibitor) await this.acquireInhibitLock(this.deps.inhibitor);
       return;
@@ -195,6 +210,7 @@ export class NodeShutdownManager {
     try {
       for (const group of groupByPriority(this.groups, this.deps.activePods())) {
         if (group.pods.length === 0) continue;
+        this.tracker.groupStarted(group.priority, group.pods.map((pod) => ({ pod, gracePeriodSeconds: graceFor(pod, group.shutdownGracePeriodSeconds) })));
         const kills = group.pods.map((pod) => this.killPod(pod, group.shutdownGracePeriodSeconds));
         let timer: TimerHandle | undefined;
         const timedOut = await Promise.race([
@@ -202,12 +218,14 @@ export class NodeShutdownManager {
           new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(true), group.shutdownGracePeriodSeconds * 1000))),
         ]);
         timer?.cancel();
+        this.tracker.groupFinished(group.priority, timedOut);
         if (timedOut) logger.info('Shutdown manager pod killing time out', { gracePeriod: group.shutdownGracePeriodSeconds, priority: group.priority });
       }
     } finally {
       if (this.lock && this.deps.inhibitor) await this.deps.inhibitor.releaseInhibitLock(this.lock).catch((err: unknown) => logger.warn('releasing the inhibit lock failed', { err: errText(err) }));
       this.lock = undefined;
       await this.recordState({ startTime, endTime: new Date(clock.now()).toISOString() });
+      this.tracker.end();
       logger.info('Shutdown manager completed processing shutdown event, node will shutdown shortly');
     }
   }
@@ -231,17 +249,24 @@ export class NodeShutdownManager {
   }
 
   private async killPod(pod: V1Pod, groupGraceSeconds: number): Promise<void> {
-    const own = pod.spec?.terminationGracePeriodSeconds;
-    const grace = own !== undefined && own !== null && own <= groupGraceSeconds ? own : groupGraceSeconds;
+    const grace = graceFor(pod, groupGraceSeconds);
     const ref = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
     this.deps.logger.info('Shutdown manager killing pod with gracePeriod', { pod: ref, gracePeriod: grace });
     try {
       await this.deps.killPod(pod, grace, nodeShutdownStatus);
       this.deps.logger.info('Shutdown manager finished killing pod', { pod: ref });
+      this.tracker.podFinished(pod.metadata?.uid ?? '');
     } catch (err) {
       this.deps.logger.info('Shutdown manager failed killing pod', { pod: ref, err: errText(err) });
+      this.tracker.podFinished(pod.metadata?.uid ?? '', errText(err));
     }
   }
+}
+
+/** The pod's own grace when it is shorter than its group's period, else the group's. */
+function graceFor(pod: V1Pod, groupGraceSeconds: number): number {
+  const own = pod.spec?.terminationGracePeriodSeconds;
+  return own !== undefined && own !== null && own <= groupGraceSeconds ? own : groupGraceSeconds;
 }
 
 /** The kill's status change: Failed (unless already Succeeded) / Terminated, DisruptionTarget by the kubelet. */

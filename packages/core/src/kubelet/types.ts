@@ -8,6 +8,7 @@ import type { EventRecorder } from '../events/recorder.ts';
 import type { ProbeWorkerInfo } from '../prober/types.ts';
 import type { EvictionApi, GcApi } from '../eviction/types.ts';
 import type { StatsApi } from './stats-api.ts';
+import type { ShutdownProgress } from './node-shutdown-types.ts';
 
 export type { ProbeWorkerInfo } from '../prober/types.ts';
 export type { EvictionApi, GcApi, GcResult, PressureState, PressureSample } from '../eviction/types.ts';
@@ -119,7 +120,7 @@ export interface KubeletApi {
   /** Stats, metrics endpoints and cgroups (absent in fakes and kubelets without a host file system). */
   readonly stats?: StatsApi | undefined;
   /** Graceful node shutdown (absent unless shutdownGracePeriod is set): the opt-in trigger and its state. */
-  readonly nodeShutdown?: { shutdownNow(): Promise<void>; shutdownStatus(): string | undefined } | undefined;
+  readonly nodeShutdown?: { shutdownNow(): Promise<void>; shutdownStatus(): string | undefined; progress(): ShutdownProgress } | undefined;
   /**
    * Writes the container's log (CRI log files decoded; with timestamps when asked) to `write`. With follow,
    * keeps writing until the container ends its log or `signal` aborts.

@@ -43,6 +43,7 @@ export function cacheEffects(e: NodeletEvent): CacheEffect[] {
       // folds probe events into its own caches (features/probes).
       return [];
     case 'pressure':
+    case 'shutdown': // the node's Ready condition says "node is shutting down" (the shutdown panel folds the event itself)
       return [{ kind: 'node-invalidate' }];
     case 'gc':
       return [];

@@ -1,6 +1,7 @@
 /** Pure model of the lifecycle tail: event → row mapping, filters, and the buffer reducer (pause/resume). */
 import type { EventFilter, NodeletEvent, NodeletEventType } from '../../lib/api-types.ts';
 import type { Tone } from '../pods/pod-summary.ts';
+import { shutdownSummary } from '../node/shutdown-model.ts';
 
 export interface TailRow {
   seq: number;
@@ -27,6 +28,7 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'runtime':
     case 'pressure':
     case 'gc':
+    case 'shutdown':
       return undefined;
   }
 }
@@ -72,6 +74,10 @@ export function toTailRow(e: NodeletEvent): TailRow {
       const met = e.signals.filter((s) => s.met).map((s) => s.signal);
       const label = e.conditions.length ? e.conditions.join(', ') : 'NoPressure';
       return { ...base, label, summary: met.length ? `thresholds met: ${met.join(', ')}` : 'no eviction threshold met', tone: e.conditions.length ? 'bad' : 'ok' };
+    }
+    case 'shutdown': {
+      const tone: Tone = e.progress.phase === 'idle' ? 'ok' : e.progress.phase === 'cancelled' ? 'warn' : 'bad';
+      return { ...base, label: `Shutdown ${e.progress.phase}`, summary: shutdownSummary(e.progress), tone };
     }
     case 'gc': {
       const what = e.kind === 'images' ? 'image' : 'container';
