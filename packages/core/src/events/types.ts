@@ -141,6 +141,14 @@ export interface DecisionBusEvent {
   steps?: Array<{ action: string; target: string; error?: string; message?: string }>;
 }
 
+/** The graceful node shutdown's progress changed (started, a group or pod moved on, done, cancelled): all of it. */
+export interface ShutdownBusEvent {
+  type: 'shutdown';
+  seq: number;
+  time: string;
+  progress: ShutdownProgress;
+}
+
 export type NodeletEvent =
   | PlegBusEvent
   | DecisionBusEvent
@@ -162,14 +170,6 @@ export type NodeletEventInput = NodeletEvent extends infer E
   : never;
 
 export interface EventFilter {
-/** The graceful node shutdown's progress changed (started, a group or pod moved on, done, cancelled): all of it. */
-export interface ShutdownBusEvent {
-  type: 'shutdown';
-  seq: number;
-  time: string;
-  progress: ShutdownProgress;
-}
-
   namespace?: string;
   pod?: string;
   types?: NodeletEventType[];
