@@ -3,6 +3,8 @@
  * not-ready → stop accepting → close streams → stop kubelet → close CRI → close connections.
  */
 import { readFileSync } from 'node:fs';
+import { agentCertificateManagers, initialServingPair } from './certificate/managers-agent.ts';
+import type { CertificateManagers } from './certificate/managers.ts';
 import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet';
 import type { Clock, TimerHandle, Logger } from '@nodelet/core/util';
 import type { AgentConfig } from './config/types.ts';
@@ -56,6 +58,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   let supervisor: RuntimeSupervisor | undefined;
   let stopped: Promise<StepOutcome[]> | undefined;
   let recorder: FlightRecorder | undefined;
+  let certs: CertificateManagers | undefined;
 
   const health = (kubelet: KubeletApi) => (): HealthReport => {
     const report = kubelet.healthz();
@@ -78,6 +81,9 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     criStreams = criStreamsClient(runtime.endpoint);
     handle = await deps.createKubelet({ config, runtimeEndpoint: runtime.endpoint, logger: log, clock: deps.clock });
     const kubelet = handle.kubelet;
+    // rotateCertificates / serverTLSBootstrap: the managers read their stores now (an unreadable pair stops the start, naming the files).
+    const managers = await agentCertificateManagers(config, handle.apiClient, pki, { clock: deps.clock, logger: log });
+    certs = managers;
     recorder = await startFlightRecorder(config, kubelet, { clock: deps.clock, logger: log.child('flight-recorder') });
     // The embedded runtime (ours to run): restarted whenever it dies, from now on.
     if (!deps.launchRuntime && config.containerRuntimeEndpoint === undefined) {
@@ -87,6 +93,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     await kubelet.start();
     log.info('kubelet started', { node: config.nodeName });
     await listenAll(kubelet, pki, health(kubelet), consoleToken);
+    managers.start();
     return ports;
   }
 
@@ -105,23 +112,24 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   async function listenAll(kubelet: KubeletApi, pki: Pki, h: () => HealthReport, consoleToken: GuardOptions['consoleToken']): Promise<void> {
     const clientCAs = [pki.ca.certPem];
     if (config.clientCAFile) clientCAs.push(readFileSync(config.clientCAFile, 'utf8'));
-    const serving = config.tlsCertFile && config.tlsPrivateKeyFile
-      ? { cert: readFileSync(config.tlsCertFile, 'utf8'), key: readFileSync(config.tlsPrivateKeyFile, 'utf8') }
-      : { cert: pki.serving.certPem, key: pki.serving.keyPem };
+    const serving = certs?.servingPair() ?? initialServingPair(config, pki);
     kubeletServer = createKubeletServer({
       kubelet,
       logger: log.child('server'),
       ...buildAuth(config, handle?.apiClient, deps.clock, log.child('auth')),
       nodeName: config.nodeName,
       anonymousAuth: config.anonymousAuth,
-      tls: { ...serving, clientCAs },
+      tls: { cert: serving.cert, key: serving.key, clientCAs },
       health: h,
       ...(criStreams ? { cri: criStreams } : {}),
       ...(consoleToken ? { consoleToken } : {}),
       limits: httpLimits(config),
       configz: () => configzBody(config),
       ...(recorder ? { recorder } : {}),
+      ...(certs ? { certificates: certs } : {}),
     });
+    const server = kubeletServer;
+    certs?.serving?.onRotate((p) => server.setCertificate(p.certPem, p.keyPem));
     ports.kubelet = await kubeletServer.listen(config.port, config.address);
     announce('kubelet', ports.kubelet, config.address);
     if (config.readOnlyPort > 0) {
@@ -151,6 +159,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
           run: () => {
             stopping = true;
             supervisor?.stop();
+            certs?.stop();
           },
         },
         { name: 'stop-accepting', timeoutMs: 1000, run: () => [kubeletServer, ...plain].forEach((s) => s?.stopAccepting()) },

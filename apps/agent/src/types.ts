@@ -3,6 +3,7 @@
  * router's type, the socket.io event maps, and the kubelet data they carry). Nothing here runs.
  */
 export type { AppRouter } from './trpc/router.ts';
+export type { CertificateInfo, CertificatesStatus } from './certificate/managers.ts';
 export type { ClientToServerEvents, HelloPayload, MetricsMessage, ServerToClientEvents } from './streams/types.ts';
 export type * from '@nodelet/core/events';
 export type * from '@nodelet/core/eviction';

@@ -41,6 +41,7 @@ export const PROCEDURES: Readonly<Record<string, ProcedureType>> = {
   'recorder.query': 'query',
   'recorder.stats': 'query',
   'recorder.onEntry': 'subscription',
+  'certificates.status': 'query',
   'shutdown.progress': 'query',
   'shutdown.onProgress': 'subscription',
 };

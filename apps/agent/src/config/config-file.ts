@@ -9,6 +9,7 @@ import { RECORDER_FILE_FIELDS } from './recorder-config.ts';
 import { DNS_FILE_FIELDS } from './dns-config.ts';
 import { POD_CIDR_FILE_FIELDS } from './pod-cidr-config.ts';
 import { SHUTDOWN_FILE_FIELDS } from './shutdown-config.ts';
+import { ROTATION_FILE_FIELDS } from './rotation-config.ts';
 import { CPU_MANAGER_FILE_FIELDS } from './cpu-manager-config.ts';
 import { FEATURE_GATES_FILE_FIELDS } from './feature-gates-config.ts';
 
@@ -60,6 +61,7 @@ export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   ...DNS_FILE_FIELDS,
   ...POD_CIDR_FILE_FIELDS,
   ...SHUTDOWN_FILE_FIELDS,
+  ...ROTATION_FILE_FIELDS,
   ...CPU_MANAGER_FILE_FIELDS,
   ...FEATURE_GATES_FILE_FIELDS,
 ];

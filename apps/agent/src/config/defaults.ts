@@ -9,6 +9,7 @@ import { RECORDER_DEFAULTS } from './recorder-config.ts';
 import { DNS_DEFAULTS } from './dns-config.ts';
 import { POD_CIDR_DEFAULTS } from './pod-cidr-config.ts';
 import { SHUTDOWN_DEFAULTS } from './shutdown-config.ts';
+import { ROTATION_DEFAULTS } from './rotation-config.ts';
 import { CPU_MANAGER_DEFAULTS } from './cpu-manager-config.ts';
 
 export type Defaults = Omit<AgentConfig, 'nodeName'>;
@@ -47,6 +48,7 @@ export function configFileDefaults(): Defaults {
     ...DNS_DEFAULTS,
     ...POD_CIDR_DEFAULTS,
     ...SHUTDOWN_DEFAULTS,
+    ...ROTATION_DEFAULTS,
     ...CPU_MANAGER_DEFAULTS,
   };
 }

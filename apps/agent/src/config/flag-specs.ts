@@ -10,6 +10,7 @@ import { RECORDER_FLAG_SPECS } from './recorder-config.ts';
 import { DNS_FLAG_SPECS } from './dns-config.ts';
 import { POD_CIDR_FLAG_SPECS } from './pod-cidr-config.ts';
 import { SHUTDOWN_FLAG_SPECS } from './shutdown-config.ts';
+import { ROTATION_FLAG_SPECS } from './rotation-config.ts';
 import { CPU_MANAGER_FLAG_SPECS } from './cpu-manager-config.ts';
 import { FEATURE_GATES_FLAG_SPECS } from './feature-gates-config.ts';
 
@@ -58,6 +59,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   ...DNS_FLAG_SPECS,
   ...POD_CIDR_FLAG_SPECS,
   ...SHUTDOWN_FLAG_SPECS,
+  ...ROTATION_FLAG_SPECS,
   ...CPU_MANAGER_FLAG_SPECS,
   ...FEATURE_GATES_FLAG_SPECS,
   { name: 'v', kind: 'int', key: 'verbosity', help: 'Log verbosity; 4 or more logs debug lines.', defaultText: '0' },

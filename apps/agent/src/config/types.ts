@@ -7,12 +7,13 @@ import type { RecorderAgentConfig } from './recorder-config.ts';
 import type { DnsAgentConfig } from './dns-config.ts';
 import type { PodCidrAgentConfig } from './pod-cidr-config.ts';
 import type { ShutdownAgentConfig } from './shutdown-config.ts';
+import type { RotationAgentConfig } from './rotation-config.ts';
 import type { CpuManagerAgentConfig } from './cpu-manager-config.ts';
 import type { FeatureGatesAgentConfig } from './feature-gates-config.ts';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 
-export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig, FeatureGatesAgentConfig, CpuManagerAgentConfig {
+export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig, FeatureGatesAgentConfig, CpuManagerAgentConfig, RotationAgentConfig {
   nodeName: string;
   rootDir: string;
   /** staticPodPath / --pod-manifest-path */

@@ -28,6 +28,7 @@ import { rejectUpgrade } from './routes/proxy-upgrade.ts';
 import { handleStreamUpgrade, isStreamPath } from './routes/stream-routes.ts';
 import { SOCKET_PATH } from '../streams/types.ts';
 import type { FlightRecorderApi } from '../recorder/types.ts';
+import type { CertificatesStatus } from '../certificate/managers.ts';
 
 export interface KubeletServerOptions {
   kubelet: KubeletApi;
@@ -50,6 +51,8 @@ export interface KubeletServerOptions {
   configz?: () => unknown;
   /** The flight recorder (recorder.* over tRPC, `nodelet:recorder` over socket.io); absent when off. */
   recorder?: FlightRecorderApi;
+  /** The certificate managers' state (tRPC certificates.status) and their metrics (appended to /metrics). */
+  certificates?: { status: () => CertificatesStatus; metricsText: () => Promise<string> };
 }
 
 export interface KubeletServer {
@@ -60,6 +63,8 @@ export interface KubeletServer {
   stopAccepting(): void;
   closeStreams(): Promise<void>;
   close(graceMs?: number): Promise<void>;
+  /** A rotated serving certificate: new handshakes get it, open connections (exec, logs follow) keep theirs. */
+  setCertificate(cert: string, key: string): void;
 }
 
 export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
@@ -77,7 +82,7 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_TRPC_BODY_BYTES,
-    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, streams, ...(o.recorder ? { recorder: o.recorder } : {}), user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}) }),
+    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, streams, ...(o.recorder ? { recorder: o.recorder } : {}), user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}), ...(o.certificates ? { certificates: o.certificates.status } : {}) }),
     onError: ({ path, error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') o.logger.error('trpc error', { path, err: error.message });
     },
@@ -144,6 +149,7 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     listen: (port, host) => listen(server, port, host),
     ...closer,
     closeStreams: () => sockets.close(),
+    setCertificate: (cert, key) => server.setSecureContext({ cert, key, ca: o.tls.clientCAs, minVersion: 'TLSv1.2' }),
   };
 }
 
@@ -162,7 +168,7 @@ async function route(
   if (isStreamPath(path)) return sendText(res, 400, 'Upgrade request required: only WebSocket streams are served\n');
   if (path === '/pods') return sendPodList(res, o.kubelet.getPods());
   if (path === METRICS_PROBES_PATH) return handleMetricsProbes(res, o.kubelet);
-  if (isStatsPath(path)) return handleStats(req, res, url, o.kubelet);
+  if (isStatsPath(path)) return handleStats(req, res, url, o.kubelet, o.certificates?.metricsText);
   if (path.startsWith(CADVISOR_API_PREFIX)) return handleCadvisorApi(req, res, url, o.kubelet, Date.now());
   if (path === '/runningpods/') return sendPodList(res, await o.kubelet.getRunningPods());
   if (path === '/configz' && o.configz) return sendJson(res, 200, o.configz());

@@ -1,4 +1,5 @@
 /** The console API: one router per domain. Clients import `type AppRouter` only. */
+import { certificatesRouter } from './certificates-router.ts';
 import { eventsRouter } from './events-router.ts';
 import { evictionRouter } from './eviction-router.ts';
 import { gcRouter } from './gc-router.ts';
@@ -23,6 +24,7 @@ export const appRouter = router({
   gc: gcRouter,
   images: imagesRouter,
   recorder: recorderRouter,
+  certificates: certificatesRouter,
   shutdown: shutdownRouter,
 });
 

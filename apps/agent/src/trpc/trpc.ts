@@ -9,6 +9,7 @@ import type { UserInfo } from '../servers/auth.ts';
 import type { StreamHub } from '../streams/hub.ts';
 import type { FlightRecorderApi } from '../recorder/types.ts';
 import { redactPaths } from '../servers/http-util.ts';
+import type { CertificatesStatus } from '../certificate/managers.ts';
 
 export const INTERNAL_ERROR_MESSAGE = 'internal error (details in the node\'s agent log)';
 
@@ -21,6 +22,8 @@ export interface TrpcContext {
   recorder?: FlightRecorderApi;
   /** The health behind /healthz (the agent's checks: shutdown, apiserver); default kubelet.healthz(). */
   health?: () => HealthReport;
+  /** The certificate managers' state (certificates.status). */
+  certificates?: () => CertificatesStatus;
 }
 
 const t = initTRPC.context<TrpcContext>().create({

@@ -46,7 +46,8 @@ export async function createApiClientFromKubeconfig(path: string, opts: ApiClien
 
 class HttpApiClient implements ApiClient {
   readonly server: string;
-  private readonly agent: http.Agent;
+  private agent: http.Agent;
+  private readonly agentOpts: https.AgentOptions;
   private readonly limiter: BlockingTokenBucket;
   private readonly headers: Record<string, string>;
 
@@ -57,8 +58,8 @@ class HttpApiClient implements ApiClient {
   ) {
     this.server = url.toString().replace(/\/$/, '');
     const tls = url.protocol === 'https:';
-    const agentOpts = { keepAlive: true, ca: reqOpts.ca, cert: reqOpts.cert, key: reqOpts.key, ...(reqOpts.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}) };
-    this.agent = tls ? new https.Agent(agentOpts) : new http.Agent({ keepAlive: true });
+    this.agentOpts = { keepAlive: true, ca: reqOpts.ca, cert: reqOpts.cert, key: reqOpts.key, ...(reqOpts.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}) };
+    this.agent = tls ? new https.Agent(this.agentOpts) : new http.Agent({ keepAlive: true });
     this.limiter = new BlockingTokenBucket(opts.clock, opts.qps ?? 50, opts.burst ?? 100);
     const h: Record<string, string> = { 'User-Agent': opts.userAgent ?? 'nodelet/v1.34.0 (linux) kubernetes/nodelet', Accept: 'application/json' };
     for (const [k, v] of Object.entries(reqOpts.headers ?? {})) if (typeof v === 'string') h[k] = v;
@@ -137,6 +138,17 @@ class HttpApiClient implements ApiClient {
 
   close(): void {
     this.agent.destroy();
+  }
+
+  /**
+   * Client certificate rotation: later requests use the new pair, and the open connections (watches included)
+   * are closed so that they reconnect with it, as client-go's rotating transport does (CloseAll).
+   */
+  setClientCertificate(certPem: string, keyPem: string): void {
+    if (!(this.agent instanceof https.Agent)) return;
+    const old = this.agent;
+    this.agent = new https.Agent({ ...this.agentOpts, cert: certPem, key: keyPem });
+    old.destroy();
   }
 
   private send(req: ApiRequest, body: string | undefined, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {

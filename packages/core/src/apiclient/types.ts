@@ -38,6 +38,8 @@ export interface ApiClient {
   /** Streams watch events until the server closes the stream, an ERROR event arrives, or `signal` aborts. */
   watch<T = unknown>(path: string, query: ApiRequest['query'], onEvent: (e: WatchEvent<T>) => void, signal: AbortSignal): Promise<WatchEnd>;
   close(): void;
+  /** Client certificate rotation (rotateCertificates): reconnect with a new client certificate and key. */
+  setClientCertificate?(certPem: string, keyPem: string): void;
 }
 
 /** The API's Status reason of a failed result ('' when ok). */

@@ -19,3 +19,4 @@ export { createSysctlAllowlist } from '../lifecycle/sysctl-admit.ts';
 export { checkLogRotatePolicy, DEFAULT_CONTAINER_LOG_MAX_FILES, DEFAULT_CONTAINER_LOG_MAX_SIZE, type LogRotatePolicy } from '../kuberuntime/logs/log-rotation.ts';
 export { migrateConfig, type ShutdownGracePeriodByPodPriority } from './node-shutdown-groups.ts';
 export type { InhibitLock, ShutdownInhibitor } from './node-shutdown.ts';
+export { defaultNodeIP } from '../nodestatus/host-facts.ts';

@@ -14,7 +14,8 @@ export function isStatsPath(path: string): boolean {
   return path === STATS_SUMMARY_PATH || path === `${STATS_SUMMARY_PATH}/` || path in METRICS_PATHS;
 }
 
-export async function handleStats(req: IncomingMessage, res: ServerResponse, url: URL, kubelet: KubeletApi): Promise<void> {
+/** `extraKubeletMetrics`: the agent's own series on /metrics (the certificate managers'). */
+export async function handleStats(req: IncomingMessage, res: ServerResponse, url: URL, kubelet: KubeletApi, extraKubeletMetrics?: () => Promise<string>): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
   const stats = kubelet.stats;
   if (!stats) return notFound(res);
@@ -22,7 +23,8 @@ export async function handleStats(req: IncomingMessage, res: ServerResponse, url
   const metricsPath = METRICS_PATHS[path];
   if (metricsPath) {
     const { contentType, body } = await stats.metrics(metricsPath);
-    return sendText(res, 200, body, { 'Content-Type': contentType });
+    const extra = metricsPath === 'kubelet' && extraKubeletMetrics ? await extraKubeletMetrics() : '';
+    return sendText(res, 200, extra ? `${body.replace(/\n?$/, '\n')}${extra}` : body, { 'Content-Type': contentType });
   }
   const only = url.searchParams.get('only_cpu_and_memory');
   if (only !== null && only !== 'true' && only !== 'false') return sendText(res, 400, `invalid only_cpu_and_memory value: ${only}\n`);

@@ -1,0 +1,164 @@
+/**
+ * The agent's two certificate managers, as the kubelet builds them (pkg/kubelet/certificate/kubelet.go):
+ * - client (rotateCertificates, API-server mode): store `kubelet-client` in the cert dir (fallback: the
+ *   kubeconfig's client-certificate / client-key files), template O=system:nodes CN=system:node:<name>, signer
+ *   kubernetes.io/kube-apiserver-client-kubelet; each issued pair goes to the API client, which reconnects with it;
+ * - serving (serverTLSBootstrap): store `kubelet-server` (fallback: tlsCertFile / tlsPrivateKeyFile), the
+ *   node-address template of serving.ts, signer kubernetes.io/kubelet-serving; each issued pair goes to the 10250
+ *   listener. Until the first one is issued 10250 serves the configured or generated certificate (the kubelet
+ *   refuses handshakes instead: "no serving certificate available for the kubelet").
+ * status() is what the console shows (tRPC certificates); metricsText() is appended to /metrics.
+ */
+import { X509Certificate } from 'node:crypto';
+import { join } from 'node:path';
+import type { Clock, Logger } from '@nodelet/core/util';
+import { CertificateManager, type CertificateStatus, type RequestCertificate } from './manager.ts';
+import { createCertificateMetrics } from './manager-metrics.ts';
+import { CertificateStore } from './store.ts';
+import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER, KUBELET_SERVING_SIGNER } from './csr-client.ts';
+import { CLIENT_USAGES, nodeTemplate, SERVING_USAGES, servingTemplate, type NodeAddress } from './serving.ts';
+
+export interface CertificateInfo extends Partial<CertificateStatus> {
+  /** rotating: a manager keeps it fresh; otherwise where the fixed pair comes from. */
+  source: 'rotating' | 'kubeconfig' | 'file' | 'generated';
+  subject?: string;
+  issuer?: string;
+  notBefore?: string;
+  notAfter?: string;
+}
+
+export interface CertificatesStatus {
+  /** API-server mode only. */
+  client?: CertificateInfo;
+  serving: CertificateInfo;
+}
+
+export interface ManagersConfig {
+  nodeName: string;
+  certDir: string;
+  kubeconfig?: string;
+  /** The kubeconfig's client certificate: its files (the client store's fallback) and PEM (shown when not rotating). */
+  kubeconfigClient?: { certFile?: string; keyFile?: string; certPem?: string };
+  rotateCertificates: boolean;
+  serverTLSBootstrap: boolean;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+}
+
+export interface ManagersDeps {
+  clock: Clock;
+  logger: Logger;
+  /** The CSR client bound to the API client; without one (standalone) no manager runs. */
+  request?: RequestCertificate;
+  /** The node's addresses as its status reports them (InternalIP, Hostname). */
+  addresses: () => NodeAddress[];
+  /** The serving pair 10250 starts with when no manager pair exists (the configured or generated one). */
+  initialServing: { certPem: string; source: 'file' | 'generated' };
+  newKeyPem: () => string;
+}
+
+export interface CertificateManagers {
+  client?: CertificateManager;
+  serving?: CertificateManager;
+  /** The serving pair to listen with (the manager's when it has one). */
+  servingPair(): { cert: string; key: string } | undefined;
+  start(): void;
+  stop(): void;
+  status(): CertificatesStatus;
+  metricsText(): Promise<string>;
+}
+
+export function createCertificateManagers(c: ManagersConfig, d: ManagersDeps): CertificateManagers {
+  const metrics = createCertificateMetrics();
+  const log = d.logger.child('certificate-manager');
+  const kcc = c.kubeconfigClient ?? {};
+  const clientFiles = kcc.certFile && kcc.keyFile ? { certFile: kcc.certFile, keyFile: kcc.keyFile } : {};
+  let client: CertificateManager | undefined;
+  let serving: CertificateManager | undefined;
+  if (d.request && c.kubeconfig && c.rotateCertificates) {
+    client = new CertificateManager({
+      name: KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
+      signerName: KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
+      usages: CLIENT_USAGES,
+      store: new CertificateStore({ pairNamePrefix: 'kubelet-client', certDirectory: c.certDir, ...clientFiles, now: () => d.clock.now() }),
+      template: () => nodeTemplate(c.nodeName),
+      request: d.request,
+      clock: d.clock,
+      logger: log,
+      onRenewError: () => metrics.clientRenewErrors(),
+      newKeyPem: d.newKeyPem,
+    });
+    metrics.track('client', client);
+  }
+  if (d.request && c.kubeconfig && c.serverTLSBootstrap) {
+    const fallback = c.tlsCertFile && c.tlsPrivateKeyFile ? { certFile: c.tlsCertFile, keyFile: c.tlsPrivateKeyFile } : {};
+    serving = new CertificateManager({
+      name: KUBELET_SERVING_SIGNER,
+      signerName: KUBELET_SERVING_SIGNER,
+      usages: SERVING_USAGES,
+      store: new CertificateStore({ pairNamePrefix: 'kubelet-server', certDirectory: c.certDir, ...fallback, now: () => d.clock.now() }),
+      template: () => servingTemplate(c.nodeName, d.addresses()),
+      request: d.request,
+      clock: d.clock,
+      logger: log,
+      onRenewError: () => metrics.serverRenewErrors(),
+      onRotationAge: (s) => metrics.serverRotationAge(s),
+      newKeyPem: d.newKeyPem,
+    });
+    metrics.track('server', serving);
+  }
+  const fixedClient = (): CertificateInfo | undefined => {
+    if (!c.kubeconfig) return undefined;
+    try {
+      return kcc.certPem ? { source: 'kubeconfig', ...describe(new X509Certificate(kcc.certPem)) } : { source: 'kubeconfig' };
+    } catch (err) {
+      return { source: 'kubeconfig', lastError: `client certificate unreadable: ${(err as Error).message}` };
+    }
+  };
+  const fixedServing = (): CertificateInfo => {
+    try {
+      return { source: d.initialServing.source, ...describe(new X509Certificate(d.initialServing.certPem)) };
+    } catch {
+      return { source: d.initialServing.source };
+    }
+  };
+  return {
+    client,
+    serving,
+    servingPair() {
+      const p = serving?.current();
+      return p ? { cert: p.certPem, key: p.keyPem } : undefined;
+    },
+    start() {
+      client?.start();
+      serving?.start();
+    },
+    stop() {
+      client?.stop();
+      serving?.stop();
+    },
+    status() {
+      const managed = (m: CertificateManager): CertificateInfo => ({ source: 'rotating', ...m.status() });
+      const clientInfo = client ? managed(client) : fixedClient();
+      const servingInfo = serving?.current() ? managed(serving) : serving ? { ...fixedServing(), ...withoutSubject(serving.status()) } : fixedServing();
+      return { ...(clientInfo ? { client: clientInfo } : {}), serving: servingInfo };
+    },
+    metricsText: () => metrics.registry.metrics(),
+  };
+}
+
+/** The serving manager's schedule and errors while 10250 still serves the initial pair. */
+function withoutSubject(s: CertificateStatus): Partial<CertificateStatus> {
+  const { subject: _s, issuer: _i, notBefore: _b, notAfter: _a, ...rest } = s;
+  return rest;
+}
+
+function describe(cert: X509Certificate): Pick<CertificateInfo, 'subject' | 'issuer' | 'notBefore' | 'notAfter'> {
+  const line = (dn: string) => dn.split('\n').filter((l) => l).join(', ');
+  return { subject: line(cert.subject), issuer: line(cert.issuer), notBefore: new Date(cert.validFrom).toISOString(), notAfter: new Date(cert.validTo).toISOString() };
+}
+
+/** --cert-dir (the kubelet's default <root-dir>/pki). */
+export function certDirOf(c: { rootDir: string; certDir?: string }): string {
+  return c.certDir ?? join(c.rootDir, 'pki');
+}
