@@ -16,8 +16,8 @@ export type {
   PressureBusEvent,
   ProbeBusEvent,
   RuntimeBusEvent,
-} from './types.ts';
   ShutdownBusEvent,
-/** "Why isn't my pod running?": the plain explanation of a pod's status (the tail derives it from podStatus events). */
+} from './types.ts';
 export type { ShutdownGroupProgress, ShutdownPhase, ShutdownPodProgress, ShutdownProgress } from '../kubelet/node-shutdown-types.ts';
+/** "Why isn't my pod running?": the plain explanation of a pod's status (the tail derives it from podStatus events). */
 export { explainPod, type PodWhy, type WhyEvent, type WhyFacts, type WhyProbe } from '../status/pod-why.ts';

@@ -208,7 +208,7 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'runtime':
     case 'pressure':
     case 'gc':
+    case 'shutdown':
       return undefined;
   }
 }
-    case 'shutdown':
