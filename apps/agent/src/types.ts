@@ -10,3 +10,4 @@ export type * from '@nodelet/core/eviction';
 export type * from '@nodelet/core/prober';
 export type * from '@nodelet/core/stats';
 export type { CgroupStatus, HealthCheck, HealthReport, NodeSummary, ProbeWorkerInfo, ProcessInfo, StatsContainer } from '@nodelet/core/kubelet';
+export type { ContainerRef, CpuResourcesView, DeviceResourceView, DeviceView, MemoryResourcesView, NodeResourcesView, NumaMemoryView } from '@nodelet/core/cm';

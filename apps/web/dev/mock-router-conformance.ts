@@ -48,4 +48,6 @@ export type MockConformance = [
   Assert<Fits<MO['gc']['containers'], AO['gc']['containers']>>,
   Assert<Fits<MO['gc']['last'], AO['gc']['last']>>,
   Assert<Fits<MO['gc']['policies'], AO['gc']['policies']>>,
+  // resources (issue 17)
+  Assert<Fits<MO['resources']['get'], AO['resources']['get']>>,
 ];

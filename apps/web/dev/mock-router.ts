@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { K8sBusEvent, NodeletEvent, ProbeBusEvent } from '@nodelet/agent/types';
 import type { MockWorld } from './mock-world.ts';
+import { mockResources } from './mock-resources.ts';
 import type { MockProbes } from './mock-probes.ts';
 import type { MockStats } from './mock-stats.ts';
 import type { MockPressure } from './mock-pressure.ts';
@@ -22,7 +23,7 @@ const statsKey = z.string().min(1).max(4096);
 
 const t = initTRPC.create();
 
-const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'decision']);
+const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'decision', 'device']);
 const eventFilter = z.object({
   namespace: z.string().optional(),
   pod: z.string().optional(),
@@ -80,6 +81,9 @@ export function createMockRouter(world: MockWorld, parts: MockParts) {
       containers: t.procedure.mutation(() => pressure.gcContainers()),
       last: t.procedure.query(() => pressure.gcLast()),
       policies: t.procedure.query(() => pressure.gcPolicies()),
+    }),
+    resources: t.router({
+      get: t.procedure.query(() => mockResources(world)),
     }),
     lifecycle: t.router({
       onEvent: t.procedure.input(eventFilter.extend({ lastEventId: z.string().nullish() }).optional()).subscription(async function* ({ input, signal }) {

@@ -156,6 +156,7 @@ export function entriesFromEvent(e: NodeletEvent, oom: OomSeen): RecorderEntryIn
       ];
     case 'probe':
     case 'runtime':
+    case 'device': // an allocation failure is recorded as the admission refusal or the sync step it fails
     case 'shutdown': // its kills are recorded as the pod workers' decisions
       return [];
   }

@@ -27,6 +27,8 @@ function describe(e: NodeletEvent): string {
         : `${e.decision}${e.reason ? ` ${e.reason}` : ''}${e.message ? `: ${e.message}` : ''}`;
     case 'runtime':
       return `runtime ${e.ready ? 'ready' : 'NOT ready'}: ${e.message}`;
+    case 'device':
+      return `${e.change} ${e.resource}${e.container ? ` container ${e.container}` : ''}: ${e.message}`;
     case 'probe':
       return `${e.probeType} ${e.container}=${e.result}${e.effective && e.effective !== e.result ? ` (effective ${e.effective})` : ''} ${e.latencyMs}ms${e.output ? `: ${e.output.trim().slice(0, 120)}` : ''}`;
     case 'pressure':

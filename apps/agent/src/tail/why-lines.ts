@@ -42,7 +42,7 @@ export class WhyLines {
   private facts(uid: string, e: NodeletEvent): PodFacts {
     let f = this.pods.get(uid);
     if (!f) {
-      const ref = e.type === 'k8sEvent' ? e.involvedObject : 'pod' in e ? e.pod : { namespace: '', name: '' };
+      const ref = (e.type === 'k8sEvent' ? e.involvedObject : 'pod' in e ? e.pod : undefined) ?? { namespace: '', name: '' };
       f = { ref: { namespace: ref.namespace ?? 'default', name: ref.name }, events: [], probes: new Map() };
       this.pods.set(uid, f);
     }

@@ -9,6 +9,7 @@ import { nodeRouter } from './node-router.ts';
 import { podsRouter } from './pods-router.ts';
 import { probesRouter } from './probes.ts';
 import { recorderRouter } from './recorder-router.ts';
+import { resourcesRouter } from './resources-router.ts';
 import { shutdownRouter } from './shutdown-router.ts';
 import { statsRouter } from './stats-router.ts';
 import { router } from './trpc.ts';
@@ -24,6 +25,7 @@ export const appRouter = router({
   gc: gcRouter,
   images: imagesRouter,
   recorder: recorderRouter,
+  resources: resourcesRouter,
   certificates: certificatesRouter,
   shutdown: shutdownRouter,
 });

@@ -16,6 +16,7 @@ export type {
   ProbeBusEvent,
 } from '@nodelet/agent/types';
 export type { NodeSummary, HealthReport, HealthCheck } from '@nodelet/agent/types';
+export type { DeviceBusEvent, NodeResourcesView, CpuResourcesView, MemoryResourcesView, NumaMemoryView, DeviceResourceView, DeviceView, ContainerRef } from '@nodelet/agent/types';
 
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
@@ -29,7 +30,7 @@ export type WireContainerStatus = NonNullable<WirePodStatus['containerStatuses']
 export type WireContainerState = NonNullable<WireContainerStatus['state']>;
 export type WirePodCondition = NonNullable<WirePodStatus['conditions']>[number];
 
-export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'shutdown'] as const satisfies readonly NodeletEventType[];
+export const EVENT_TYPES = ['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'shutdown', 'device'] as const satisfies readonly NodeletEventType[];
 
 export type { ProbeWorkerInfo } from '@nodelet/agent/types';
 export type { ProbeResult, ProbeType } from '@nodelet/agent/types';

@@ -3,6 +3,7 @@ export { InMemoryEventBus } from './bus.ts';
 export { eventMatches, eventPodRef } from './types.ts';
 export type {
   DecisionBusEvent,
+  DeviceBusEvent,
   EventBus,
   EventFilter,
   GcBusEvent,

@@ -106,6 +106,26 @@ export interface GcBusEvent {
   errors: string[];
 }
 
+/**
+ * Device plugins (the device manager): a plugin registered, was refused or went away, its devices changed (the
+ * healthy count after a ListAndWatch update), or a container's devices could not be allocated (admission or the
+ * plugin's Allocate at the container's start).
+ */
+export interface DeviceBusEvent {
+  type: 'device';
+  seq: number;
+  time: string;
+  resource: string;
+  change: 'registered' | 'registrationFailed' | 'disconnected' | 'devices' | 'allocationFailed';
+  message: string;
+  /** The resource's devices after the change (registered, disconnected, devices). */
+  healthy?: number;
+  total?: number;
+  /** allocationFailed: the pod and container. */
+  pod?: PodRef;
+  container?: string;
+}
+
 /** A probe run: published on every change of a worker's run result and, when asked, on every run (rate-limited). */
 export interface ProbeBusEvent {
   type: 'probe';
@@ -151,6 +171,7 @@ export interface ShutdownBusEvent {
 
 export type NodeletEvent =
   | PlegBusEvent
+  | DeviceBusEvent
   | DecisionBusEvent
   | PodStatusBusEvent
   | PodConfigBusEvent
@@ -202,6 +223,8 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'podConfig':
     case 'probe':
     case 'decision':
+      return e.pod;
+    case 'device':
       return e.pod;
     case 'k8sEvent':
       return e.involvedObject.kind === 'Pod' ? e.involvedObject : undefined;

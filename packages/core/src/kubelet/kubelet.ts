@@ -40,7 +40,7 @@ import { ActiveDeadlineHandler } from './active-deadline.ts';
 import type { NodeShutdownManager } from './node-shutdown.ts';
 import { buildNodeShutdown } from './node-shutdown-wiring.ts';
 import { buildNodeStats } from './node-stats-factory.ts';
-import { buildDeviceManager, withDeviceAdmission } from './device-wiring.ts';
+import { buildDeviceManager, nodeResourcesApi, withDeviceAdmission } from './device-wiring.ts';
 import type { DeviceManager } from '../cm/devicemanager/manager.ts';
 import { buildResourceApis, cpuManagerProvider, type ResourceApis } from './resource-apis.ts';
 import { buildCpuManager, cpuLifecycle, withCpuAdmission } from './cpu-wiring.ts';
@@ -84,6 +84,8 @@ export class Kubelet implements KubeletApi {
   readonly logManager: ContainerLogManager | undefined;
   /** Device plugins (Registration on <root-dir>/device-plugins/kubelet.sock); on a real host only. */
   readonly devices: DeviceManager | undefined;
+  /** CPUs, memory per NUMA node and devices as the resource managers hand them out (tRPC resources.get). */
+  readonly resources = nodeResourcesApi({ devices: () => this.devices, cpu: () => this.cpuManager, pod: (uid) => this.podManager.getPodByUid(uid) });
   /** Plugin registration (<root-dir>/plugins_registry) and the pod resources API; on a real host only. */
   readonly resourceApis: ResourceApis | undefined;
   /** CPU manager (cpuManagerPolicy none / static, <root-dir>/cpu_manager_state); on a real host only. */
@@ -131,7 +133,7 @@ export class Kubelet implements KubeletApi {
         ...(config.probes ?? {}),
       },
     );
-    this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick() });
+    this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick(), bus: this.events });
     const devices = this.devices;
     this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), cpus: () => this.cpuManager && cpuManagerProvider(this.cpuManager), metrics: this.stats?.kubeletMetrics.metrics });
     this.cpuManager = buildCpuManager(deps, config, { cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });

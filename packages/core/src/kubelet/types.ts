@@ -8,6 +8,7 @@ import type { EventRecorder } from '../events/recorder.ts';
 import type { ProbeWorkerInfo } from '../prober/types.ts';
 import type { EvictionApi, GcApi } from '../eviction/types.ts';
 import type { StatsApi } from './stats-api.ts';
+import type { NodeResourcesApi } from '../cm/resources-view.ts';
 import type { ShutdownProgress } from './node-shutdown-types.ts';
 
 export type { ProbeWorkerInfo } from '../prober/types.ts';
@@ -119,6 +120,8 @@ export interface KubeletApi {
   readonly gc?: GcApi;
   /** Stats, metrics endpoints and cgroups (absent in fakes and kubelets without a host file system). */
   readonly stats?: StatsApi | undefined;
+  /** CPUs, memory per NUMA node and devices as the resource managers hand them out (absent in fakes). */
+  readonly resources?: NodeResourcesApi;
   /** Graceful node shutdown (absent unless shutdownGracePeriod is set): the opt-in trigger and its state. */
   readonly nodeShutdown?: { shutdownNow(): Promise<void>; shutdownStatus(): string | undefined; progress(): ShutdownProgress } | undefined;
   /**

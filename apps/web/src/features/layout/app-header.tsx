@@ -12,6 +12,7 @@ const LINKS = [
   { href: '/recorder', label: 'Recorder' },
   { href: '/containers', label: 'Containers' },
   { href: '/images', label: 'Images' },
+  { href: '/resources', label: 'Resources' },
   { href: '/gc', label: 'GC' },
   { href: '/nodes', label: 'Nodes' },
 ];

@@ -29,6 +29,9 @@ export function cacheEffects(e: NodeletEvent): CacheEffect[] {
       }
       return [{ kind: 'list-invalidate' }, { kind: 'detail-invalidate', pod }, { kind: 'node-invalidate' }];
     }
+    case 'device':
+      // A plugin's devices reach the Node's capacity / allocatable (the Resources page folds the event itself).
+      return [{ kind: 'node-invalidate' }];
     case 'k8sEvent': {
       const o = e.involvedObject;
       if (o.kind !== 'Pod' || !o.namespace) return [];

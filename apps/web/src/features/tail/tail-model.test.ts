@@ -89,3 +89,10 @@ test('tailReducer: pause buffers, resume merges, reset clears', () => {
   s = tailReducer(s, { type: 'reset' });
   assert.deepEqual(s.rows, []);
 });
+
+test('toTailRow: device plugin registrations and allocation failures (the latter under their pod)', () => {
+  const reg = toTailRow({ type: 'device', seq: 8, time: T, resource: 'example.com/fake', change: 'registered', message: 'device plugin registered on fake.sock' });
+  assert.deepEqual([reg.label, reg.summary, reg.tone, reg.pod], ['PluginRegistered', 'example.com/fake: device plugin registered on fake.sock', 'ok', undefined]);
+  const failed = toTailRow({ type: 'device', seq: 9, time: T, resource: 'example.com/fake', change: 'allocationFailed', message: 'no healthy devices', pod: pod('default', 'gpu'), container: 'c' });
+  assert.deepEqual([failed.label, failed.summary, failed.tone, failed.namespace, failed.pod], ['AllocationFailed', 'example.com/fake container c: no healthy devices', 'bad', 'default', 'gpu']);
+});

@@ -22,6 +22,7 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
     case 'podConfig':
     case 'probe':
     case 'decision':
+    case 'device':
       return e.pod;
     case 'k8sEvent':
       return e.involvedObject.kind === 'Pod' ? e.involvedObject : undefined;
@@ -32,6 +33,9 @@ export function eventPodRef(e: NodeletEvent): { namespace?: string; name?: strin
       return undefined;
   }
 }
+
+const DEVICE_LABELS = { registered: 'PluginRegistered', registrationFailed: 'PluginRefused', disconnected: 'PluginDisconnected', devices: 'DeviceHealth', allocationFailed: 'AllocationFailed' } as const;
+const DEVICE_TONES: Record<keyof typeof DEVICE_LABELS, Tone> = { registered: 'ok', registrationFailed: 'bad', disconnected: 'warn', devices: 'info', allocationFailed: 'bad' };
 
 export function toTailRow(e: NodeletEvent): TailRow {
   const ref = eventPodRef(e);
@@ -70,6 +74,8 @@ export function toTailRow(e: NodeletEvent): TailRow {
     }
     case 'runtime':
       return { ...base, label: e.ready ? 'RuntimeReady' : 'RuntimeNotReady', summary: e.message, tone: e.ready ? 'ok' : 'bad' };
+    case 'device':
+      return { ...base, label: DEVICE_LABELS[e.change], summary: `${e.resource}${e.container ? ` container ${e.container}` : ''}: ${e.message}`, tone: DEVICE_TONES[e.change] };
     case 'pressure': {
       const met = e.signals.filter((s) => s.met).map((s) => s.signal);
       const label = e.conditions.length ? e.conditions.join(', ') : 'NoPressure';

@@ -83,6 +83,16 @@ export class DeviceState {
     return [...(this.healthy.get(resource) ?? [])].sort();
   }
 
+  /** Every registered resource's devices (health, NUMA nodes) and whether its plugin is connected. */
+  inventory(): Array<{ resource: string; connected: boolean; devices: PluginDevice[] }> {
+    return [...new Set([...this.healthy.keys(), ...this.unhealthy.keys()])].sort().map((resource) => {
+      const healthy = this.healthy.get(resource) ?? new Set<string>();
+      const ids = [...new Set([...healthy, ...(this.unhealthy.get(resource) ?? [])])].sort();
+      const devices = ids.map((id) => ({ id, healthy: healthy.has(id), numaNodes: this.all.get(resource)?.get(id)?.numaNodes ?? [] }));
+      return { resource, connected: this.isConnected(resource), devices };
+    });
+  }
+
   /** The kubelet's registeredDevices for the checkpoint: healthy ids per resource. */
   registered(): Record<string, string[]> {
     return Object.fromEntries([...this.healthy].map(([r, s]) => [r, [...s].sort()]));

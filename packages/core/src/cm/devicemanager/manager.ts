@@ -15,12 +15,13 @@ import { mkdir, readdir, readFile, rm, lstat, writeFile, rename } from 'node:fs/
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from '../../util/logger.ts';
+import type { DeviceBusEvent } from '../../events/types.ts';
 import type { PodAdmitHandler, PodAdmitResult } from '../../lifecycle/types.ts';
 import { UnexpectedAdmissionError } from '../../lifecycle/predicate-admit.ts';
 import { DeviceState, type DeviceCapacity } from './device-state.ts';
 import { idsOf, runOptionsOf } from './pod-devices.ts';
 import { grpcEndpointConnector, type ConnectEndpoint } from './endpoint.ts';
-import { serveRegistration, type RegistrationServer } from './registration.ts';
+import { registrationError, serveRegistration, type RegistrationServer } from './registration.ts';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.ts';
 import { CHECKPOINT_FILE, ENDPOINT_STOP_GRACE_MS, KUBELET_SOCKET, type DeviceRunOptions, type PluginEndpoint } from './types.ts';
 
@@ -45,7 +46,11 @@ export interface DeviceManagerDeps {
   metrics?: DeviceManagerMetrics;
   /** The plugin client (default: gRPC with the kubelet's timeouts; tests shorten them). */
   connect?: ConnectEndpoint;
+  /** Registrations, disconnections, device updates and allocation failures, for the event bus. */
+  publish?: (e: DeviceEventInput) => void;
 }
+
+export type DeviceEventInput = Omit<DeviceBusEvent, 'type' | 'seq' | 'time'>;
 
 export interface DeviceManagerMetrics {
   devicePluginRegistrations: { inc(labels: { resource_name: string }): void };
@@ -89,12 +94,15 @@ export class DeviceManager {
     await mkdir(dir, { recursive: true, mode: 0o750 });
     for (const name of await readdir(dir)) {
       const p = path.join(dir, name);
-      if (name !== CHECKPOINT_FILE && (await lstat(p)).isSocket()) await rm(p, { force: true });
+      // A file may go between readdir and lstat (a checkpoint write's temporary file renamed into place).
+      if (name !== CHECKPOINT_FILE && (await lstat(p).catch(() => undefined))?.isSocket()) await rm(p, { force: true });
     }
     await this.readCheckpoint();
-    this.server = await serveRegistration(this.socket, dir, (req) => this.register(req.resourceName, req.endpoint), (req) =>
-      this.deps.metrics?.devicePluginRegistrations.inc({ resource_name: req.resourceName }),
-    );
+    this.server = await serveRegistration(this.socket, dir, (req) => this.register(req.resourceName, req.endpoint), (req) => {
+      this.deps.metrics?.devicePluginRegistrations.inc({ resource_name: req.resourceName });
+      const refused = registrationError(req, dir);
+      if (refused) this.deps.publish?.({ resource: req.resourceName, change: 'registrationFailed', message: refused });
+    });
     this.watcher = watch(dir, () => this.checkSockets());
     this.watcher.on('error', () => undefined);
     logger.info('Starting device plugin registration server', { socket: this.socket });
@@ -118,6 +126,7 @@ export class DeviceManager {
         if (this.endpoints.get(resource) !== ep) return;
         const n = this.state.update(resource, devices);
         logger.info('Processed device updates for resource', { resourceName: resource, totalCount: n.total, healthyCount: n.healthy });
+        this.deps.publish?.({ resource, change: 'devices', message: `${n.healthy} of ${n.total} devices healthy`, healthy: n.healthy, total: n.total });
         void this.writeCheckpoint();
         this.deps.onChange?.();
       },
@@ -125,11 +134,15 @@ export class DeviceManager {
         if (this.endpoints.get(resource) !== ep) return;
         this.disconnect(resource, reason);
       },
+    }).catch((err: unknown) => {
+      this.deps.publish?.({ resource, change: 'registrationFailed', message: err instanceof Error ? err.message : String(err) });
+      throw err;
     });
     this.endpoints.get(resource)?.close();
     this.endpoints.set(resource, ep);
     this.state.connected(resource);
     logger.info('Device plugin connected', { resourceName: resource, preStartRequired: ep.options.preStartRequired, getPreferredAllocationAvailable: ep.options.getPreferredAllocationAvailable });
+    this.deps.publish?.({ resource, change: 'registered', message: `device plugin registered on ${endpoint}` });
     this.deps.onChange?.();
   }
 
@@ -158,7 +171,11 @@ export class DeviceManager {
     for (const { c, init } of containers) {
       for (const [resource, n] of deviceRequests(c, isDevice)) {
         const r = this.state.reserve(uid, c.name, resource, n, reuse.get(resource));
-        if (!r.ok) return { admit: false, reason: UnexpectedAdmissionError, message: `Allocate failed due to ${r.message}, which is unexpected` };
+        if (!r.ok) {
+          const message = `Allocate failed due to ${r.message}, which is unexpected`;
+          this.deps.publish?.({ resource, change: 'allocationFailed', message, pod: podRefOf(pod), container: c.name });
+          return { admit: false, reason: UnexpectedAdmissionError, message };
+        }
         const ids = idsOf(this.state.pods.get(uid, c.name, resource)!);
         const set = reuse.get(resource) ?? new Set<string>();
         for (const id of ids) (init ? set.add(id) : set.delete(id));
@@ -182,30 +199,36 @@ export class DeviceManager {
    * messages the container's CreateContainerConfigError carries.
    */
   async prepareContainer(pod: V1Pod, c: V1Container): Promise<PrepareResult> {
+    const r = await this.prepare(pod, c);
+    if (!r.ok) this.deps.publish?.({ resource: r.resource, change: 'allocationFailed', message: r.message, pod: podRefOf(pod), container: c.name });
+    return r.ok ? r : { ok: false, message: r.message };
+  }
+
+  private async prepare(pod: V1Pod, c: V1Container): Promise<Extract<PrepareResult, { ok: true }> | { ok: false; message: string; resource: string }> {
     const uid = pod.metadata?.uid ?? '';
     const entries = this.state.pods.container(uid, c.name);
     if (entries.length === 0) return { ok: true, opts: runOptionsOf([]) };
     for (const e of entries) {
       const ep = this.state.isConnected(e.resource) ? this.endpoints.get(e.resource) : undefined;
       if (!e.response) {
-        if (!ep) return { ok: false, message: `unknown Device Plugin ${e.resource}` };
+        if (!ep) return { ok: false, message: `unknown Device Plugin ${e.resource}`, resource: e.resource };
         try {
           await this.preferred(ep, e.podUid, e.containerName, e.resource);
           const ids = idsOf(e);
           const t0 = performance.now();
           const resp = await ep.allocate(ids).finally(() => this.deps.metrics?.devicePluginAllocDuration.observe({ resource_name: e.resource }, (performance.now() - t0) / 1000));
-          if (resp.length === 0) return { ok: false, message: `no containers return in allocation response ${JSON.stringify({ containerResponses: [] })}` };
+          if (resp.length === 0) return { ok: false, message: `no containers return in allocation response ${JSON.stringify({ containerResponses: [] })}`, resource: e.resource };
           this.state.pods.setResponse(uid, c.name, e.resource, resp[0]!);
           await this.writeCheckpoint();
         } catch (err) {
-          return { ok: false, message: (err as Error).message };
+          return { ok: false, message: (err as Error).message, resource: e.resource };
         }
       }
       if (ep?.options.preStartRequired) {
         try {
           await ep.preStartContainer(idsOf(e));
         } catch (err) {
-          return { ok: false, message: `device plugin PreStartContainer rpc failed with err: ${(err as Error).message}` };
+          return { ok: false, message: `device plugin PreStartContainer rpc failed with err: ${(err as Error).message}`, resource: e.resource };
         }
       }
     }
@@ -228,6 +251,7 @@ export class DeviceManager {
     this.endpoints.delete(resource);
     this.state.disconnected(resource);
     this.deps.logger.info('Endpoint became unhealthy', { resourceName: resource, reason });
+    this.deps.publish?.({ resource, change: 'disconnected', message: `device plugin disconnected: ${reason}` });
     this.deps.onChange?.();
   }
 
@@ -273,3 +297,5 @@ export class DeviceManager {
     }
   }
 }
+
+const podRefOf = (pod: V1Pod) => ({ namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' });
