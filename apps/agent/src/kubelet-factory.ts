@@ -16,6 +16,7 @@ import { logRotatePolicy } from './config/log-config.ts';
 import { coreDnsConfig } from './config/dns-config.ts';
 import { shutdownGroups } from './config/shutdown-config.ts';
 import { coreCpuManager, reservedResources } from './config/cpu-manager-config.ts';
+import { coreTopologyMemory } from './config/topology-memory-config.ts';
 import { featureGatesOf } from './config/feature-gates-config.ts';
 import { LogindInhibitor } from './nodeshutdown/logind-inhibitor.ts';
 import { createApiClientFromKubeconfig, type ApiClient } from '@nodelet/core/apiclient';
@@ -80,6 +81,7 @@ export function coreKubeletConfig(c: AgentConfig, runtimeEndpoint: string, image
     ...(c.podCIDR ? { podCIDR: c.podCIDR } : {}),
     shutdownGracePeriodByPodPriority: shutdownGroups(c),
     cpuManager: coreCpuManager(c),
+    ...coreTopologyMemory(c),
     featureGates: gatesOf(c),
   };
 }

@@ -11,6 +11,7 @@ import { POD_CIDR_FILE_FIELDS } from './pod-cidr-config.ts';
 import { SHUTDOWN_FILE_FIELDS } from './shutdown-config.ts';
 import { ROTATION_FILE_FIELDS } from './rotation-config.ts';
 import { CPU_MANAGER_FILE_FIELDS } from './cpu-manager-config.ts';
+import { TOPOLOGY_MEMORY_FILE_FIELDS } from './topology-memory-config.ts';
 import { FEATURE_GATES_FILE_FIELDS } from './feature-gates-config.ts';
 
 /** 'objects': a list of objects, checked field by field where the setting is validated; 'gates': name → true/false. */
@@ -63,6 +64,7 @@ export const CONFIG_FILE_FIELDS: FieldSpec[] = [
   ...SHUTDOWN_FILE_FIELDS,
   ...ROTATION_FILE_FIELDS,
   ...CPU_MANAGER_FILE_FIELDS,
+  ...TOPOLOGY_MEMORY_FILE_FIELDS,
   ...FEATURE_GATES_FILE_FIELDS,
 ];
 

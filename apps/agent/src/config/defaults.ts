@@ -11,6 +11,7 @@ import { POD_CIDR_DEFAULTS } from './pod-cidr-config.ts';
 import { SHUTDOWN_DEFAULTS } from './shutdown-config.ts';
 import { ROTATION_DEFAULTS } from './rotation-config.ts';
 import { CPU_MANAGER_DEFAULTS } from './cpu-manager-config.ts';
+import { TOPOLOGY_MEMORY_DEFAULTS } from './topology-memory-config.ts';
 
 export type Defaults = Omit<AgentConfig, 'nodeName'>;
 
@@ -50,6 +51,7 @@ export function configFileDefaults(): Defaults {
     ...SHUTDOWN_DEFAULTS,
     ...ROTATION_DEFAULTS,
     ...CPU_MANAGER_DEFAULTS,
+    ...TOPOLOGY_MEMORY_DEFAULTS,
   };
 }
 

@@ -12,6 +12,7 @@ import { POD_CIDR_FLAG_SPECS } from './pod-cidr-config.ts';
 import { SHUTDOWN_FLAG_SPECS } from './shutdown-config.ts';
 import { ROTATION_FLAG_SPECS } from './rotation-config.ts';
 import { CPU_MANAGER_FLAG_SPECS } from './cpu-manager-config.ts';
+import { TOPOLOGY_MEMORY_FLAG_SPECS } from './topology-memory-config.ts';
 import { FEATURE_GATES_FLAG_SPECS } from './feature-gates-config.ts';
 
 /** A flag that sets one of the agent's settings. */
@@ -61,6 +62,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   ...SHUTDOWN_FLAG_SPECS,
   ...ROTATION_FLAG_SPECS,
   ...CPU_MANAGER_FLAG_SPECS,
+  ...TOPOLOGY_MEMORY_FLAG_SPECS,
   ...FEATURE_GATES_FLAG_SPECS,
   { name: 'v', kind: 'int', key: 'verbosity', help: 'Log verbosity; 4 or more logs debug lines.', defaultText: '0' },
 ];

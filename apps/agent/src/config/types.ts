@@ -9,11 +9,12 @@ import type { PodCidrAgentConfig } from './pod-cidr-config.ts';
 import type { ShutdownAgentConfig } from './shutdown-config.ts';
 import type { RotationAgentConfig } from './rotation-config.ts';
 import type { CpuManagerAgentConfig } from './cpu-manager-config.ts';
+import type { TopologyMemoryAgentConfig } from './topology-memory-config.ts';
 import type { FeatureGatesAgentConfig } from './feature-gates-config.ts';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 
-export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig, FeatureGatesAgentConfig, CpuManagerAgentConfig, RotationAgentConfig {
+export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig, FeatureGatesAgentConfig, CpuManagerAgentConfig, RotationAgentConfig, TopologyMemoryAgentConfig {
   nodeName: string;
   rootDir: string;
   /** staticPodPath / --pod-manifest-path */

@@ -9,6 +9,7 @@ import { validateLogs } from './log-config.ts';
 import { validateRecorder } from './recorder-config.ts';
 import { validateShutdown } from './shutdown-config.ts';
 import { validateCpuManager } from './cpu-manager-config.ts';
+import { validateTopologyMemory } from './topology-memory-config.ts';
 import { validatePodCidr } from './pod-cidr-config.ts';
 import { validateFeatureGates } from './feature-gates-config.ts';
 import { createSysctlAllowlist } from '@nodelet/core/kubelet';
@@ -48,6 +49,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
     () => validateRecorder(c),
     () => validateShutdown(c),
     () => validateCpuManager(c),
+    () => validateTopologyMemory(c),
     () => validatePodCidr(c),
     () => validateFeatureGates(c),
   ];

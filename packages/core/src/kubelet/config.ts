@@ -21,6 +21,7 @@ import type { EvictionWiringConfig } from './eviction-wiring.ts';
 import type { LogRotatePolicy, LogRotationFs } from '../kuberuntime/logs/log-rotation.ts';
 import type { ShutdownInhibitor } from './node-shutdown.ts';
 import type { ShutdownGracePeriodByPodPriority } from './node-shutdown-groups.ts';
+import type { MemoryManagerSettings, TopologyManagerSettings } from './topology-wiring.ts';
 
 /** API-server mode settings (apiserver-wiring.ts). */
 export interface ApiServerConfig {
@@ -139,6 +140,10 @@ export interface KubeletConfig {
   stats?: NodeStatsOptions;
   /** Probe streaming and event rate limits (see prober/manager.ts). */
   probes?: ProbeManagerConfig;
+  /** Topology manager (topologyManagerPolicy, topologyManagerScope, topologyManagerPolicyOptions); default policy none. */
+  topologyManager?: TopologyManagerSettings;
+  /** Memory manager (memoryManagerPolicy, reservedMemory); default policy None. */
+  memoryManager?: MemoryManagerSettings;
   /** Eviction thresholds, pressure transition period, image GC and container GC policies (kubelet defaults). */
   eviction?: EvictionWiringConfig;
   /** Pod DNS (kuberuntime/pod-dns.ts): clusterDNS, clusterDomain and resolvConf ('' = none); only spec.dnsConfig when absent. */

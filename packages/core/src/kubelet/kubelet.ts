@@ -45,6 +45,7 @@ import type { DeviceManager } from '../cm/devicemanager/manager.ts';
 import { buildResourceApis, cpuManagerProvider, type ResourceApis } from './resource-apis.ts';
 import { buildCpuManager, cpuLifecycle, withCpuAdmission } from './cpu-wiring.ts';
 import type { CpuManager } from '../cm/cpumanager/cpu-manager.ts';
+import { buildResourceTopology, combineLifecycles, memoryLifecycle, memoryProvider, startMemoryManager, withTopologyAdmission, type ResourceTopology } from './topology-wiring.ts';
 import type { NodeStats } from './stats-wiring.ts';
 import { EvictionWiring } from './eviction-wiring.ts';
 import { nodeGcFs } from './gc-fs.ts';
@@ -90,6 +91,8 @@ export class Kubelet implements KubeletApi {
   readonly resourceApis: ResourceApis | undefined;
   /** CPU manager (cpuManagerPolicy none / static, <root-dir>/cpu_manager_state); on a real host only. */
   readonly cpuManager: CpuManager | undefined;
+  /** Topology manager (topologyManagerPolicy / Scope) and memory manager (memoryManagerPolicy); on a real host only. */
+  readonly topology: ResourceTopology | undefined;
   /** Graceful node shutdown (shutdownGracePeriod...); absent unless configured. */
   readonly nodeShutdown: NodeShutdownManager | undefined;
   private readonly handlers: PodHandlers;
@@ -135,10 +138,13 @@ export class Kubelet implements KubeletApi {
     );
     this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick(), bus: this.events });
     const devices = this.devices;
-    this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), cpus: () => this.cpuManager && cpuManagerProvider(this.cpuManager), metrics: this.stats?.kubeletMetrics.metrics });
-    this.cpuManager = buildCpuManager(deps, config, { cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });
+    this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), cpus: () => this.cpuManager && cpuManagerProvider(this.cpuManager), memory: () => this.topology && memoryProvider(this.topology.mm), metrics: this.stats?.kubeletMetrics.metrics });
+    this.topology = buildResourceTopology(deps, config, { activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), metrics: this.stats?.kubeletMetrics.metrics });
+    this.cpuManager = buildCpuManager(deps, config, { ...(this.topology ? { affinity: this.topology.tm } : {}), cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });
+    this.topology?.addProviders(devices, this.cpuManager);
+    const lifecycle = combineLifecycles([this.cpuManager && cpuLifecycle(this.cpuManager), this.topology && memoryLifecycle(this.topology.mm, this.topology.tm)]);
     this.runtime = buildRuntimeManager(deps, config, {
-      ...(this.cpuManager ? { lifecycle: cpuLifecycle(this.cpuManager) } : {}),
+      ...(lifecycle ? { lifecycle } : {}),
       ...(devices ? { devices: (pod: V1Pod, c: V1Container) => devices.prepareContainer(pod, c) } : {}),
       ...(this.volumes ? { volumes: this.volumes.manager, objects: this.volumes.objects } : {}),
       allocatable: () => this.downwardAllocatable(),
@@ -193,7 +199,7 @@ export class Kubelet implements KubeletApi {
       recorder: this.recorder,
       bus: this.events,
       reasons: new ReasonCache(),
-      admit: createAdmitter([...withCpuAdmission(withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), this.cpuManager), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
+      admit: createAdmitter([...withTopologyAdmission(withCpuAdmission(withDeviceAdmission(handlersOrThrow(config.allowedUnsafeSysctls), this.devices), this.cpuManager), this.topology?.tm), ...(this.nodeShutdown ? [this.nodeShutdown.admitHandler] : [])]),
       node: () => this.admitNode(),
       workers: () => this.workers,
       activePods: () => this.activePods.list(),
@@ -225,6 +231,7 @@ export class Kubelet implements KubeletApi {
     this.running = true;
     this.stopped = false;
     this.startCpuManager();
+    startMemoryManager(this.topology?.mm);
     // As NewMainKubelet: the configured range first; in API-server mode the Node's spec.podCIDRs then win.
     await this.podCidr.start(this.config.podCIDR ?? '');
     await this.api?.start();
