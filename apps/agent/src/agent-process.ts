@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { createApiClientFromKubeconfig } from '@nodelet/core/apiclient';
 import { realClock } from '@nodelet/core/util';
 import { createAgent } from './agent.ts';
+import { bootstrapBeforeStart } from './certificate/bootstrap-process.ts';
 import { helpText } from './config/flag-specs.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { KubeletFactory } from './kubelet-factory.ts';
@@ -28,7 +29,8 @@ export async function runAgentProcess(argv: string[], createKubelet: KubeletFact
   }
   const { config, warnings, configFile } = loaded;
   // An unusable --kubeconfig is a configuration error: report it before anything (PKI, embedded runtime) starts.
-  if (config.kubeconfig) {
+  // With --bootstrap-kubeconfig, TLS bootstrap (below) checks it and writes a new one when needed.
+  if (config.kubeconfig && !config.bootstrapKubeconfig) {
     const kc = await createApiClientFromKubeconfig(config.kubeconfig, { clock: realClock });
     if (!kc.ok) {
       process.stderr.write(`error: ${kc.reason}\n`);
@@ -50,6 +52,7 @@ export async function runAgentProcess(argv: string[], createKubelet: KubeletFact
     anonymousAuth: config.anonymousAuth,
   });
 
+  await bootstrapBeforeStart(config, logger, realClock);
   const agent = createAgent(config, { logger, clock: realClock, createKubelet });
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {

@@ -3,6 +3,7 @@ import type { AgentConfig } from './types.ts';
 import { DEFAULT_POD_LOGS_DIR, DEFAULT_ROOT_DIR } from './types.ts';
 import { EVICTION_DEFAULTS } from './eviction-config.ts';
 import { APISERVER_DEFAULTS } from './apiserver-config.ts';
+import { BOOTSTRAP_DEFAULTS } from './bootstrap-config.ts';
 import { HTTP_DEFAULTS } from './http-config.ts';
 import { LOG_DEFAULTS } from './log-config.ts';
 import { RECORDER_DEFAULTS } from './recorder-config.ts';
@@ -43,6 +44,7 @@ export function configFileDefaults(): Defaults {
     verbosity: 0,
     ...EVICTION_DEFAULTS,
     ...APISERVER_DEFAULTS,
+    ...BOOTSTRAP_DEFAULTS,
     ...HTTP_DEFAULTS,
     ...LOG_DEFAULTS,
     ...RECORDER_DEFAULTS,

@@ -2,6 +2,7 @@
 import type { PartialSettings } from './types.ts';
 import { EVICTION_FLAG_SPECS } from './eviction-config.ts';
 import { APISERVER_FLAG_SPECS } from './apiserver-config.ts';
+import { BOOTSTRAP_FLAG_SPECS } from './bootstrap-config.ts';
 import type { FlagSpec as AnyFlagSpec } from './flag-spec.ts';
 import { HTTP_FLAG_SPECS } from './http-config.ts';
 import { RUNTIME_CLASS_FLAG_SPECS } from './runtime-class-config.ts';
@@ -53,6 +54,7 @@ export const FLAG_SPECS: FlagSpec[] = [
   { name: 'volume-stats-agg-period', kind: 'duration', key: 'volumeStatsAggPeriodMs', help: 'How often disk usage (du) of container logs, writable layers and volumes is measured.', defaultText: '1m0s' },
   ...EVICTION_FLAG_SPECS,
   ...APISERVER_FLAG_SPECS,
+  ...BOOTSTRAP_FLAG_SPECS,
   ...HTTP_FLAG_SPECS,
   ...RUNTIME_CLASS_FLAG_SPECS,
   ...LOG_FLAG_SPECS,

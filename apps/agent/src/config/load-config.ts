@@ -60,16 +60,17 @@ function merge(base: ReturnType<typeof flagDefaults>, file: PartialSettings, fla
   // nodeutil.GetHostname: the override (or the OS hostname) trimmed and lowercased.
   cfg.nodeName = cfg.nodeName.trim().toLowerCase();
   cfg.rootDir = resolve(deps.cwd(), cfg.rootDir);
+  cfg.certDir = cfg.certDir ? resolve(deps.cwd(), cfg.certDir) : join(cfg.rootDir, 'pki');
   const podLogsDirSet = flagRest.podLogsDir !== undefined || fileRest.podLogsDir !== undefined;
   // A custom root dir keeps pod logs under it unless podLogsDir is set (the kubelet always uses /var/log/pods).
   if (!podLogsDirSet && cfg.rootDir !== DEFAULT_ROOT_DIR) cfg.podLogsDir = join(cfg.rootDir, 'logs', 'pods');
   else if (!podLogsDirSet) cfg.podLogsDir = DEFAULT_POD_LOGS_DIR;
   cfg.consoleTokenFile = cfg.consoleTokenFile ? resolve(deps.cwd(), cfg.consoleTokenFile) : join(cfg.rootDir, CONSOLE_TOKEN_FILE_NAME);
-  for (const k of ['podManifestPath', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'podLogsDir', 'kubeconfig'] as const) {
+  for (const k of ['podManifestPath', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'podLogsDir', 'kubeconfig', 'bootstrapKubeconfig'] as const) {
     const v = cfg[k];
     if (v !== undefined && v !== '' && !isAbsolute(v)) cfg[k] = resolve(deps.cwd(), v);
   }
-  for (const k of ['podManifestPath', 'manifestUrl', 'containerRuntimeEndpoint', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'kubeconfig'] as const) {
+  for (const k of ['podManifestPath', 'manifestUrl', 'containerRuntimeEndpoint', 'clientCAFile', 'tlsCertFile', 'tlsPrivateKeyFile', 'kubeconfig', 'bootstrapKubeconfig'] as const) {
     if (cfg[k] === '') delete cfg[k];
   }
   return cfg;

@@ -17,6 +17,10 @@ export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';
 export interface AgentConfig extends EvictionAgentConfig, ApiServerAgentConfig, HttpAgentConfig, LogAgentConfig, RecorderAgentConfig, DnsAgentConfig, PodCidrAgentConfig, ShutdownAgentConfig, FeatureGatesAgentConfig, CpuManagerAgentConfig, RotationAgentConfig, TopologyMemoryAgentConfig {
   nodeName: string;
   rootDir: string;
+  /** --bootstrap-kubeconfig (bootstrap-config.ts): request a client certificate with it, then write --kubeconfig. */
+  bootstrapKubeconfig?: string;
+  /** --cert-dir: the issued certificates (kubelet-client-current.pem, ...); default <root-dir>/pki. */
+  certDir: string;
   /** staticPodPath / --pod-manifest-path */
   podManifestPath?: string;
   /** staticPodURL / --manifest-url */

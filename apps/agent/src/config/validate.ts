@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { AgentConfig } from './types.ts';
 import { validateEviction } from './eviction-config.ts';
 import { validateApiServer } from './apiserver-config.ts';
+import { validateBootstrap } from './bootstrap-config.ts';
 import { validateHttp } from './http-config.ts';
 import { validateRuntimeClasses } from './runtime-class-config.ts';
 import { validateLogs } from './log-config.ts';
@@ -25,6 +26,7 @@ export function validateConfig(c: AgentConfig): string | undefined {
       ? undefined
       : `authorization.mode: "${c.authorizationMode}" is not supported (AlwaysAllow or Webhook)`),
     () => validateApiServer(c),
+    () => validateBootstrap(c),
     () => validateHttp(c),
     () => (Boolean(c.tlsCertFile) !== Boolean(c.tlsPrivateKeyFile) ? 'tlsCertFile and tlsPrivateKeyFile must be given together' : undefined),
     () => (c.maxPods >= 0 ? undefined : `maxPods: must be >= 0, got ${c.maxPods}`),

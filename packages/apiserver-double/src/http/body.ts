@@ -1,6 +1,7 @@
 /** Request body reading and JSON responses. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, errors, type StatusBody } from '../status.ts';
+import { ApiError, errors, statusBody, type StatusBody } from '../status.ts';
+import { decodeProtobufObject } from './protobuf.ts';
 
 const MAX_BODY = 3 * 1024 * 1024;
 
@@ -14,6 +15,18 @@ export async function readJson(req: IncomingMessage): Promise<any> {
     size += c.length;
     if (size > MAX_BODY) throw new ApiError({ ...errors.badRequest('request entity too large').status, code: 413 });
     chunks.push(c);
+  }
+  if (String(req.headers['content-type'] ?? '').startsWith('application/vnd.kubernetes.protobuf')) {
+    let body: unknown;
+    try {
+      body = decodeProtobufObject(Buffer.concat(chunks));
+    } catch (e) {
+      throw errors.badRequest(`couldn't decode the protobuf body: ${(e as Error).message}`);
+    }
+    if (body === undefined)
+      throw new ApiError(statusBody(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json (protobuf: CertificateSigningRequest only)'));
+    parsedBodies.set(req, body);
+    return body;
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
