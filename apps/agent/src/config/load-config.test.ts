@@ -111,7 +111,7 @@ authorization: { mode: AlwaysAllow }
 crashLoopBackOff: { maxContainerRestartPeriod: 30s }
 containerRuntimeEndpoint: unix:///run/containerd/containerd.sock
 evictionHard: { memory.available: 100Mi }
-topologyManagerPolicy: none
+kernelMemcgNotification: true
 `;
     const r = loadConfig(['--config', '/c.yaml', '--port=12250', '--root-dir', 'state'], deps({ '/c.yaml': file }));
     assert.ok(r.ok && !r.help, !r.ok ? r.reason : '');
@@ -129,7 +129,7 @@ topologyManagerPolicy: none
     assert.deepEqual(c.crashLoopBackOff, { initialMs: 10_000, maxMs: 30_000 });
     assert.equal(c.containerRuntimeEndpoint, 'unix:///run/containerd/containerd.sock');
     assert.deepEqual(c.evictionHard, { 'memory.available': '100Mi' });
-    assert.deepEqual(r.warnings, ['/c.yaml: field "topologyManagerPolicy" is not supported by nodelet and is ignored']);
+    assert.deepEqual(r.warnings, ['/c.yaml: field "kernelMemcgNotification" is not supported by nodelet and is ignored']);
   });
 
   const errors: Array<{ name: string; argv: string[]; files?: Record<string, string>; err: RegExp }> = [
