@@ -15,3 +15,5 @@ export { stopRuntimeOf } from './processes.ts';
 export { daemonEnv } from '../daemon-env.ts';
 export { doRequest, openStream, type SimpleResponse, type TlsClientOptions } from './https-client.ts';
 export { killContainerd, startContainerd } from './containerd-daemon.ts';
+export { FlightRecorder } from '../recorder/recorder.ts';
+export { loadSqlite } from '../recorder/store.ts';
