@@ -36,6 +36,10 @@ describe('coreKubeletConfig', () => {
       containerLog: { maxSize: 10 * 1024 * 1024, maxFiles: 5 },
       dns: { clusterDNS: [], clusterDomain: '', resolvConf: '/etc/resolv.conf' },
       shutdownGracePeriodByPodPriority: [],
+      cpuManager: { policy: 'none', reconcilePeriodMs: 10_000 },
+      topologyManager: { policy: 'none', scope: 'container' },
+      memoryManager: { policy: 'None' },
+      featureGates: {},
       runtimeEndpoint: 'unix:///r/runtime/nodelet.sock',
       kubeletVersion: c.kubeletVersion,
     });
