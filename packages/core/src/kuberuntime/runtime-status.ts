@@ -41,31 +41,39 @@ export async function readPodStatus(cri: Cri, type: string, uid: string, name: s
     cri.listContainers({ filter: { labelSelector: selector } }),
   ]);
   const sandboxIds = [...sbList.items].sort((a, b) => b.createdAt - a.createdAt).map((s) => s.id);
-  const sandboxStatuses: SandboxStatus[] = [];
-  let ips: string[] = [];
-  for (const id of sandboxIds) {
-    try {
-      const r = await cri.podSandboxStatus({ podSandboxId: id });
-      if (!r.status) continue;
-      const s = toSandboxStatus(r.status);
-      if (sandboxStatuses.length === 0 && s.state === 'ready') ips = [s.ip, ...s.additionalIps].filter((x) => x !== '');
-      sandboxStatuses.push(s);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
-  }
-  const containerStatuses: ContainerStatus[] = [];
-  for (const c of cList.containers) {
-    try {
-      const r = await cri.containerStatus({ containerId: c.id });
-      if (!r.status) continue;
-      const s = toContainerStatus(r.status, type);
-      if (messages && r.status.state === 'CONTAINER_EXITED') s.message = withTerminationMessage(s.message, await readTerminationMessage(messages, r.status));
-      containerStatuses.push(s);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
-  }
+  // Every sandbox and container status at once (the kubelet asks one after another): a pod read is two round
+  // trips to the runtime, not 2 + sandboxes + containers.
+  const [sandboxReads, containerReads] = await Promise.all([
+    Promise.all(
+      sandboxIds.map(async (id) => {
+        try {
+          const r = await cri.podSandboxStatus({ podSandboxId: id });
+          return r.status ? toSandboxStatus(r.status) : undefined;
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+          return undefined;
+        }
+      }),
+    ),
+    Promise.all(
+      cList.containers.map(async (c) => {
+        try {
+          const r = await cri.containerStatus({ containerId: c.id });
+          if (!r.status) return undefined;
+          const s = toContainerStatus(r.status, type);
+          if (messages && r.status.state === 'CONTAINER_EXITED') s.message = withTerminationMessage(s.message, await readTerminationMessage(messages, r.status));
+          return s;
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+          return undefined;
+        }
+      }),
+    ),
+  ]);
+  const sandboxStatuses = sandboxReads.filter((s): s is SandboxStatus => s !== undefined);
+  const first = sandboxStatuses[0];
+  const ips = first?.state === 'ready' ? [first.ip, ...first.additionalIps].filter((x) => x !== '') : [];
+  const containerStatuses = containerReads.filter((s): s is ContainerStatus => s !== undefined);
   containerStatuses.sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
   // A caller that knows only the uid (the evented PLEG reading a new pod an event named) gets the sandbox's names.
   const meta = sbList.items.find((sb) => sb.id === sandboxIds[0])?.metadata;
