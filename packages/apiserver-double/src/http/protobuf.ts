@@ -55,7 +55,8 @@ function put(o: Record<string, unknown>, key: string, value: unknown): void {
 
 /** meta/v1 Time {seconds, nanos} → RFC 3339 (second precision, as metav1.Time marshals). */
 function time(f: Field | undefined): string | undefined {
-  if (!f) return undefined;
+  // An empty Time message is Go's zero time (omitted in JSON), as metav1.Time's Unmarshal reads it.
+  if (!f || f.bytes.length === 0) return undefined;
   const seconds = one(fields(f.bytes), 1)?.num ?? 0n;
   return new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
