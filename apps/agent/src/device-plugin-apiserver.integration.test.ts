@@ -6,7 +6,9 @@
  *   and so does a static pod written after the registration;
  * - a pod asking for more than there are is Failed / UnexpectedAdmissionError with the kubelet's message;
  * - a health change lowers allocatable; after an agent restart the checkpointed allocation is kept (the running
- *   pod's device is not handed to another pod) and the plugin is not asked to Allocate it again.
+ *   pod's device is not handed to another pod) and the plugin is not asked to Allocate it again;
+ * - the pod resources API (<root-dir>/pod-resources/kubelet.sock, a client built from the proto file) lists the
+ *   running pod's device.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { ApiServerDouble } from '@nodelet/apiserver-double';
-import { TestDevicePlugin } from '@nodelet/core/testing';
+import { TestDevicePlugin, podResourcesProtoClient } from '@nodelet/core/testing';
 import { HOST_IMAGE, boundPod, startApiNode, testCgroupRoot } from './testing/api-node.ts';
 import { removeCgroupTree } from './testing/cgroups.ts';
 import type { NodeAgent } from './testing/cluster-node.ts';
@@ -124,6 +126,19 @@ function suite(runtime: string, NODE: string, image: string, setup: RuntimeSetup
       const p = await phase('too-many', 'Failed');
       assert.equal(p.status?.reason, 'UnexpectedAdmissionError');
       assert.equal(p.status?.message, 'Pod was rejected: Allocate failed due to requested number of devices unavailable for example.com/foo. Requested: 2, Available: 1, which is unexpected');
+    });
+
+    it('the pod resources API (a client built from the proto file) lists the running pod with its device', async (t) => {
+      if (skipped(t)) return;
+      const held = Object.values(checkpointEntries().find((e) => e.PodUID === getPod('holds-dev')?.metadata?.uid)!.DeviceIDs).flat();
+      const c = podResourcesProtoClient(join(agent.root, 'pod-resources', 'kubelet.sock'));
+      t.after(() => c.close());
+      const { err, res } = await c.call('List');
+      assert.equal(err, null);
+      const pod = res.pod_resources.find((p: { name: string }) => p.name === 'holds-dev');
+      assert.deepEqual(pod?.containers?.[0]?.devices, held.map((id) => ({ resource_name: RES, device_ids: [id], topology: null })));
+      const alloc = await c.call('GetAllocatableResources');
+      assert.deepEqual(alloc.res.devices.map((d: { device_ids: string[] }) => d.device_ids[0]), ['dev-a', 'dev-b']);
     });
 
     it('a device turning unhealthy lowers allocatable, capacity stays', async (t) => {

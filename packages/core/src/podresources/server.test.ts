@@ -7,12 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { mkdtemp, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import type { V1Pod } from '@kubernetes/client-node';
 import { FakeClock } from '../util/clock.ts';
 import { RecordingLogger } from '../util/logger.ts';
@@ -22,25 +20,7 @@ import { PodResourcesLister } from './lister.ts';
 import { servePodResources } from './server.ts';
 import { deviceManagerProvider } from './device-provider.ts';
 import { NO_CPUS, NO_MEMORY, type PodResourcesProviders } from './types.ts';
-
-const PROTO = fileURLToPath(new URL('../../../../proto/podresources/v1/api.proto', import.meta.url));
-
-type Call = (req: object, cb: (err: grpc.ServiceError | null, res?: any) => void) => void;
-interface Client {
-  List: Call;
-  GetAllocatableResources: Call;
-  Get: Call;
-  close(): void;
-}
-
-function client(socket: string): Client {
-  const def = protoLoader.loadSync(PROTO, { keepCase: true, longs: String, enums: String, defaults: true });
-  const pkg = grpc.loadPackageDefinition(def) as any;
-  return new pkg.v1.PodResourcesLister(`unix://${socket}`, grpc.credentials.createInsecure());
-}
-
-const call = (c: Client, rpc: 'List' | 'GetAllocatableResources' | 'Get', req: object = {}) =>
-  new Promise<{ err: grpc.ServiceError | null; res: any }>((resolve) => c[rpc].call(c, req, (err, res) => resolve({ err, res })));
+import { podResourcesProtoClient } from './testing/proto-client.ts';
 
 const pod = (name: string, uid: string, res?: Record<string, string>): V1Pod => ({
   metadata: { name, namespace: 'default', uid },
@@ -52,7 +32,7 @@ async function serve(t: { after(fn: () => Promise<void>): void }, providers: Pod
   const socket = path.join(root, 'pod-resources', 'kubelet.sock');
   const clock = new FakeClock();
   const server = await servePodResources(socket, new PodResourcesLister(providers, { getEnabled }), { clock, logger: new RecordingLogger().logger });
-  const c = client(socket);
+  const c = podResourcesProtoClient(socket);
   t.after(async () => {
     c.close();
     await server.close();
@@ -88,7 +68,7 @@ test('List, GetAllocatableResources and Get over the wire; Get off by default; t
 
   const { socket, c } = await serve(t, fakeProviders([pod('p1', 'u1')]));
   assert.equal((await stat(path.dirname(socket))).mode & 0o777, 0o750);
-  const list = await call(c, 'List');
+  const list = await c.call('List');
   assert.equal(list.err, null);
   assert.deepEqual(list.res, {
     pod_resources: [
@@ -102,7 +82,7 @@ test('List, GetAllocatableResources and Get over the wire; Get off by default; t
       },
     ],
   });
-  const alloc = await call(c, 'GetAllocatableResources');
+  const alloc = await c.call('GetAllocatableResources');
   assert.deepEqual(alloc.res, {
     devices: [
       { resource_name: 'example.com/gpu', device_ids: ['gpu-0'], topology: { nodes: [{ ID: '1' }] } },
@@ -111,16 +91,16 @@ test('List, GetAllocatableResources and Get over the wire; Get off by default; t
     cpu_ids: ['1', '2', '3', '4', '5'],
     memory: [{ memory_type: 'hugepages-2Mi', size: '16777216', topology: { nodes: [{ ID: '0' }] } }],
   });
-  const get = await call(c, 'Get', { pod_name: 'p1', pod_namespace: 'default' });
+  const get = await c.call('Get', { pod_name: 'p1', pod_namespace: 'default' });
   assert.equal(get.err?.code, grpc.status.UNKNOWN);
   assert.equal(get.err?.details, 'PodResources API Get method disabled');
 });
 
 test('Get with KubeletPodResourcesGet on: the pod, or the kubelet error naming it', async (t) => {
   const { c } = await serve(t, fakeProviders([pod('p1', 'u1')]), true);
-  const got = await call(c, 'Get', { pod_name: 'p1', pod_namespace: 'default' });
+  const got = await c.call('Get', { pod_name: 'p1', pod_namespace: 'default' });
   assert.deepEqual(got.res.pod_resources.containers.map((x: { name: string; cpu_ids: string[] }) => [x.name, x.cpu_ids]), [['app', ['4', '5']], ['side', []]]);
-  const missing = await call(c, 'Get', { pod_name: 'p9', pod_namespace: 'kube-system' });
+  const missing = await c.call('Get', { pod_name: 'p9', pod_namespace: 'kube-system' });
   assert.equal(missing.err?.code, grpc.status.UNKNOWN);
   assert.equal(missing.err?.details, 'pod p9 in namespace kube-system not found');
 });
@@ -128,12 +108,12 @@ test('Get with KubeletPodResourcesGet on: the pod, or the kubelet error naming i
 test('the rate limit: a burst of 10, then ResourceExhausted "rejected by rate limit" until a token comes back (100 per second)', async (t) => {
   const { c, clock } = await serve(t, fakeProviders([]));
   const codes: Array<number | undefined> = [];
-  for (let i = 0; i < 11; i++) codes.push((await call(c, 'List')).err?.code);
+  for (let i = 0; i < 11; i++) codes.push((await c.call('List')).err?.code);
   assert.deepEqual(codes, [...Array(10).fill(undefined), grpc.status.RESOURCE_EXHAUSTED]);
-  assert.equal((await call(c, 'GetAllocatableResources')).err?.details, 'rejected by rate limit');
+  assert.equal((await c.call('GetAllocatableResources')).err?.details, 'rejected by rate limit');
   await clock.step(10);
-  assert.equal((await call(c, 'List')).err, null);
-  assert.equal((await call(c, 'List')).err?.code, grpc.status.RESOURCE_EXHAUSTED);
+  assert.equal((await c.call('List')).err, null);
+  assert.equal((await c.call('List')).err?.code, grpc.status.RESOURCE_EXHAUSTED);
 });
 
 test('devices from the device manager: an admitted pod lists its device, allocatable lists the healthy ones; a pod no longer active frees it', async (t) => {
@@ -154,13 +134,13 @@ test('devices from the device manager: an admitted pod lists its device, allocat
   assert.deepEqual(dm.admit(p, []), { admit: true });
   let active = [p];
   const { c } = await serve(t, { pods: { getPods: () => [p], getPodByName: () => p }, devices: deviceManagerProvider(dm, () => active), cpus: NO_CPUS, memory: NO_MEMORY });
-  const list = await call(c, 'List');
+  const list = await c.call('List');
   assert.deepEqual(list.res.pod_resources[0].containers, [{ ...empty('app'), devices: [{ resource_name: 'example.com/foo', device_ids: ['dev-a'], topology: null }] }, empty('side')]);
-  const alloc = await call(c, 'GetAllocatableResources');
+  const alloc = await c.call('GetAllocatableResources');
   assert.deepEqual(alloc.res.devices, [
     { resource_name: 'example.com/foo', device_ids: ['dev-a'], topology: null },
     { resource_name: 'example.com/foo', device_ids: ['dev-b'], topology: null },
   ]);
   active = [];
-  assert.deepEqual((await call(c, 'List')).res.pod_resources[0].containers, [empty('app'), empty('side')]);
+  assert.deepEqual((await c.call('List')).res.pod_resources[0].containers, [empty('app'), empty('side')]);
 });

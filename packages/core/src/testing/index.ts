@@ -4,3 +4,4 @@ export { RecordingLogger } from '../util/logger.ts';
 export { FakeApiClient, fail, ok } from '../apiclient/testing/fake-client.ts';
 export { unexpectedLint } from '../metrics/promtool-exceptions.ts';
 export { TestDevicePlugin, testAllocateResponse, type TestDevicePluginOptions } from '../cm/devicemanager/testing/test-device-plugin.ts';
+export { podResourcesProtoClient, type PodResourcesProtoClient } from '../podresources/testing/proto-client.ts';
