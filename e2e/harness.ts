@@ -66,7 +66,7 @@ export interface StackOptions {
   consoleTokenFile?: string;
 }
 
-async function stopChild(c: ChildProcess, ms = 15_000): Promise<void> {
+export async function stopChild(c: ChildProcess, ms = 15_000): Promise<void> {
   if (c.exitCode !== null || c.signalCode !== null) return;
   c.kill('SIGTERM');
   const done = new Promise<void>((r) => c.once('exit', () => r()));
@@ -127,25 +127,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await waitUntil('agent console token', () => existsSync(tokenFile) && readFileSync(tokenFile, 'utf8').trim().length > 0, 30_000);
     token = readFileSync(tokenFile, 'utf8').trim();
     if (opts.withConsole !== false) {
-      const webLog = createWriteStream(join(dir, 'web.log'));
-      const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')], {
-        cwd: join(repoRoot, 'apps/web'),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          ...process.env,
-          PORT: String(ports.console),
-          NEXT_TELEMETRY_DISABLED: '1',
-          NODELET_AGENT_URL: `https://127.0.0.1:${ports.kubelet}`,
-          NODELET_PKI_DIR: join(rootDir, 'pki'),
-          NODELET_NODE_NAME: nodeName,
-          ...(opts.consoleAgents ? { NODELET_AGENTS: opts.consoleAgents.map((a) => `${a.name}=${a.url}${a.pkiDir ? `|${a.pkiDir}` : ''}`).join(',') } : {}),
-        },
-      });
-      web.stdout?.pipe(webLog);
-      web.stderr?.pipe(webLog);
-      children.push(web);
-      // Up and accepting the token (the sign-in redirect, 303); without it every page is the sign-in page.
-      await waitUntil('console sign-in', async () => (await fetch(tokenUrlOf(consoleUrl, token), { redirect: 'manual' })).status === 303, 90_000);
+      children.push(await startConsole({
+        dir, port: ports.console, agentUrl: `https://127.0.0.1:${ports.kubelet}`, pkiDir: join(rootDir, 'pki'), nodeName, token,
+        ...(opts.consoleAgents ? { env: { NODELET_AGENTS: opts.consoleAgents.map((a) => `${a.name}=${a.url}${a.pkiDir ? `|${a.pkiDir}` : ''}`).join(',') } } : {}),
+      }));
     }
   } catch (e) {
     const logText = existsSync(join(dir, 'agent.log')) ? readFileSync(join(dir, 'agent.log'), 'utf8').slice(-4000) : '';
@@ -162,13 +147,44 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   return { dir, rootDir, manifests, nodeName, ports, consoleUrl, readOnlyUrl, token, tokenUrl: tokenUrlOf(consoleUrl, token), restartAgent, stop };
 }
 
+/**
+ * Starts the console (apps/web/server.ts) on `port` for the agent at `agentUrl` (its CA in `pkiDir`), logging to
+ * <dir>/web.log, and waits until it signs a browser in with `token` (the sign-in redirect, 303).
+ */
+export async function startConsole(o: { dir: string; port: number; agentUrl: string; pkiDir: string; nodeName: string; token: string; env?: Record<string, string> }): Promise<ChildProcess> {
+  const webLog = createWriteStream(join(o.dir, 'web.log'));
+  const web = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'apps/web/server.ts')], {
+    cwd: join(repoRoot, 'apps/web'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(o.port),
+      NEXT_TELEMETRY_DISABLED: '1',
+      NODELET_AGENT_URL: o.agentUrl,
+      NODELET_PKI_DIR: o.pkiDir,
+      NODELET_NODE_NAME: o.nodeName,
+      ...o.env,
+    },
+  });
+  web.stdout?.pipe(webLog);
+  web.stderr?.pipe(webLog);
+  // Up and accepting the token; without it every page is the sign-in page.
+  try {
+    await waitUntil('console sign-in', async () => (await fetch(tokenUrlOf(`http://127.0.0.1:${o.port}`, o.token), { redirect: 'manual' })).status === 303, 90_000);
+  } catch (e) {
+    await stopChild(web);
+    throw e;
+  }
+  return web;
+}
+
 const tokenUrlOf = (consoleUrl: string, token: string, path = '/') => `${consoleUrl}${path}?token=${encodeURIComponent(token)}`;
 
 /**
  * Signs the page's browser context in by opening the token URL (of `path`, default `/`), as a user opens the URL
  * `npm start` prints: the console sets its session cookie and redirects to the same URL without the token.
  */
-export async function signIn(page: Page, stack: Stack, path = '/'): Promise<void> {
+export async function signIn(page: Page, stack: Pick<Stack, 'consoleUrl' | 'token'>, path = '/'): Promise<void> {
   const res = await page.goto(tokenUrlOf(stack.consoleUrl, stack.token, path));
   if (!res?.ok() || page.url().includes('token=')) throw new Error(`sign-in at ${path} failed: ${res?.status()} ${page.url()}`);
 }

@@ -5,6 +5,8 @@
  * --token-file (default <pki-dir>/console.token, created when missing), as the agent's console token.
  *
  *   node --import tsx apps/web/dev/mock-agent.ts [--port 10250] [--pki-dir /tmp/nodelet-mock-pki] [--token-file f] [--plain] [--tick-ms 3000]
+ *     [--pods 110] (fill the node to that many pods) [--shutdown-after 60] (seconds: simulate a graceful node shutdown then;
+ *     or now with `POST /mock/shutdown`)
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { ensureMockPki } from './mock-pki.ts';
 import { createMockProbes } from './mock-probes.ts';
 import { createMockStats } from './mock-stats.ts';
 import { createMockPressure } from './mock-pressure.ts';
+import { createMockNodeExtras } from './mock-node-extras.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,11 +32,18 @@ const { values } = parseArgs({
     'token-file': { type: 'string' },
     plain: { type: 'boolean', default: false },
     'tick-ms': { type: 'string', default: '3000' },
+    pods: { type: 'string', default: '0' },
+    'shutdown-after': { type: 'string' },
   },
 });
 
-const world = createMockWorld();
-const parts = { probes: createMockProbes(world), stats: createMockStats(), pressure: createMockPressure(world) };
+const world = createMockWorld(undefined, { pods: Number(values.pods) });
+const pressure = createMockPressure(world);
+const shutdownAfter = values['shutdown-after'] ? Number.parseFloat(values['shutdown-after']) * 1000 : undefined;
+const parts = {
+  probes: createMockProbes(world), stats: createMockStats(), pressure,
+  extras: createMockNodeExtras(world, pressure, shutdownAfter === undefined ? {} : { shutdownAfterMs: shutdownAfter }),
+};
 const trpc = createHTTPHandler({ router: createMockRouter(world, parts), basePath: '/trpc/' });
 
 const tokenFile = values['token-file'] ?? join(values['pki-dir'], 'console.token');
@@ -50,6 +60,7 @@ function authorized(req: IncomingMessage): boolean {
 function handle(req: IncomingMessage, res: ServerResponse): void {
   if (!authorized(req)) { res.writeHead(401, { 'content-type': 'text/plain' }).end('Unauthorized\n'); return; }
   if (req.url?.startsWith('/trpc/')) { trpc(req, res); return; }
+  if (req.url === '/mock/shutdown' && req.method === 'POST') { parts.extras.startShutdown(); parts.extras.tick(); res.writeHead(202).end(); return; }
   if (req.url?.startsWith('/socket.io')) return; // socket.io handles it
   res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
 }
@@ -89,9 +100,11 @@ const timer = setInterval(() => {
   parts.stats.sample();
   parts.pressure.tick();
 }, Number(values['tick-ms']));
+// The shutdown simulation moves every second whatever --tick-ms says (its countdowns are seconds).
+const shutdownTimer = setInterval(() => parts.extras.tick(), 1_000);
 server.listen(Number(values.port), '127.0.0.1', () => {
   console.log(`mock agent listening on ${values.plain ? 'http' : 'https'}://127.0.0.1:${values.port} (pki ${values['pki-dir']}, token in ${tokenFile})`);
 });
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => { clearInterval(timer); io.close(); server.close(() => process.exit(0)); });
+  process.on(sig, () => { clearInterval(timer); clearInterval(shutdownTimer); io.close(); server.close(() => process.exit(0)); });
 }

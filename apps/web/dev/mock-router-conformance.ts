@@ -50,4 +50,9 @@ export type MockConformance = [
   Assert<Fits<MO['gc']['policies'], AO['gc']['policies']>>,
   // resources (issue 17)
   Assert<Fits<MO['resources']['get'], AO['resources']['get']>>,
+  // images (issue 16), certificates and graceful shutdown (issue 18)
+  Assert<Fits<MO['images']['list'], AO['images']['list']>>,
+  Assert<Fits<MO['images']['gcRunning'], AO['images']['gcRunning']>>,
+  Assert<Fits<MO['certificates']['status'], AO['certificates']['status']>>,
+  Assert<Fits<MO['shutdown']['progress'], AO['shutdown']['progress']>>,
 ];

@@ -11,11 +11,13 @@ import { mockResources } from './mock-resources.ts';
 import type { MockProbes } from './mock-probes.ts';
 import type { MockStats } from './mock-stats.ts';
 import type { MockPressure } from './mock-pressure.ts';
+import type { MockNodeExtras } from './mock-node-extras.ts';
 
 export interface MockParts {
   probes: MockProbes;
   stats: MockStats;
   pressure: MockPressure;
+  extras: MockNodeExtras;
 }
 
 const podFilter = z.object({ namespace: z.string().optional(), pod: z.string().optional() });
@@ -23,7 +25,7 @@ const statsKey = z.string().min(1).max(4096);
 
 const t = initTRPC.create();
 
-const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'decision', 'device']);
+const eventTypes = z.enum(['pleg', 'podStatus', 'podConfig', 'probe', 'k8sEvent', 'runtime', 'pressure', 'gc', 'decision', 'device', 'shutdown']);
 const eventFilter = z.object({
   namespace: z.string().optional(),
   pod: z.string().optional(),
@@ -32,7 +34,7 @@ const eventFilter = z.object({
 });
 
 export function createMockRouter(world: MockWorld, parts: MockParts) {
-  const { probes, stats, pressure } = parts;
+  const { probes, stats, pressure, extras } = parts;
   return t.router({
     pods: t.router({
       list: t.procedure
@@ -81,6 +83,16 @@ export function createMockRouter(world: MockWorld, parts: MockParts) {
       containers: t.procedure.mutation(() => pressure.gcContainers()),
       last: t.procedure.query(() => pressure.gcLast()),
       policies: t.procedure.query(() => pressure.gcPolicies()),
+    }),
+    images: t.router({
+      list: t.procedure.query(() => extras.images()),
+      gcRunning: t.procedure.query(() => extras.gcRunning()),
+    }),
+    certificates: t.router({
+      status: t.procedure.query(() => extras.certificates()),
+    }),
+    shutdown: t.router({
+      progress: t.procedure.query(() => extras.shutdown()),
     }),
     resources: t.router({
       get: t.procedure.query(() => mockResources(world)),

@@ -50,7 +50,7 @@ export interface MockWorld {
   tick(): void;
 }
 
-export function createMockWorld(now: () => Date = () => new Date()): MockWorld {
+export function createMockWorld(now: () => Date = () => new Date(), opts: { pods?: number } = {}): MockWorld {
   const t0 = new Date(now().getTime() - 3600_000).toISOString();
   const host = 'nodelet.local/host:latest';
   const pods = new Map<string, V1Pod>();
@@ -65,6 +65,7 @@ export function createMockWorld(now: () => Date = () => new Date()): MockWorld {
     state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: new Date(t0), finishedAt: new Date(t0) } },
   }];
   put(withInit);
+  fillPods(put, (opts.pods ?? 0) - pods.size, t0, host);
 
   const history: NodeletEvent[] = [];
   const listeners = new Set<Listener>();
@@ -149,6 +150,24 @@ export function createMockWorld(now: () => Date = () => new Date()): MockWorld {
     publish,
     tick: () => { ticks += 1; crashCycle(); if (ticks % 3 === 0) churn(); },
   };
+}
+
+/**
+ * `count` more pods (the mock agent's --pods: a busy node): pod-000… across three namespaces, labelled app (web,
+ * api, db, cache, worker by i % 5) and tier (front on odd i, back on even), i % 7 restarts, every tenth not ready.
+ */
+function fillPods(put: (p: V1Pod) => void, count: number, t0: string, image: string): void {
+  const apps = ['web', 'api', 'db', 'cache', 'worker'];
+  for (let i = 0; i < count; i++) {
+    const name = `pod-${String(i).padStart(3, '0')}`;
+    const start = new Date(Date.parse(t0) + i * 60_000).toISOString();
+    const c = i % 10 === 9 ? waiting('main', image, 'ContainerCreating', '') : running('main', image, start, i % 7);
+    c.restartCount = i % 7;
+    const p = pod(['default', 'shop', 'batch'][i % 3]!, name, i % 10 === 9 ? 'Pending' : 'Running', [c], start);
+    p.metadata!.labels = { app: apps[i % 5]!, tier: i % 2 ? 'front' : 'back' };
+    p.status!.podIP = `10.88.${Math.floor(i / 250)}.${(i % 250) + 2}`;
+    put(p);
+  }
 }
 
 function ref(p: V1Pod) {

@@ -1,5 +1,6 @@
 'use client';
 import { NodeOverview } from '../features/node/node-overview.tsx';
+import { CertificatesPanel } from '../features/node/certificates-panel.tsx';
 import { ShutdownPanel } from '../features/node/shutdown-panel.tsx';
 import { ClusterPanel } from '../features/nodes/cluster-panel.tsx';
 import { useNode } from '../features/node/use-node.ts';
@@ -23,6 +24,7 @@ export default function HomePage() {
       <Suspense fallback={null}>
         <PodList />
       </Suspense>
+      <CertificatesPanel />
     </>
   );
 }

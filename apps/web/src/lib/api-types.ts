@@ -50,4 +50,5 @@ export type {
 } from '@nodelet/agent/types';
 export type { PressureBusEvent, GcBusEvent } from '@nodelet/agent/types';
 export type { ShutdownBusEvent, ShutdownProgress, ShutdownGroupProgress, ShutdownPodProgress } from '@nodelet/agent/types';
+export type { CertificateInfo, CertificatesStatus } from '@nodelet/agent/types';
 export type { ImageInventory, ImageInventoryItem } from '@nodelet/agent/types';
