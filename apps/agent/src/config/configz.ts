@@ -8,6 +8,7 @@
 import type { AgentConfig } from './types.ts';
 import { CONFIG_FILE_FIELDS, type FieldSpec } from './config-file.ts';
 import { formatDuration } from './duration.ts';
+import { featureGatesOf } from './feature-gates-config.ts';
 
 export function configzBody(c: AgentConfig): { kubeletconfig: Record<string, unknown> } {
   const out: Record<string, unknown> = {};
@@ -22,6 +23,10 @@ export function configzBody(c: AgentConfig): { kubeletconfig: Record<string, unk
 function valueOf(c: AgentConfig, f: FieldSpec): unknown {
   if (f.key === 'crashLoopBackOffMaxMs') return c.crashLoopBackOff.maxMs;
   if (f.key === 'crashLoopBackOffInitialMs') return c.crashLoopBackOff.initialMs;
+  if (f.key === 'featureGates') {
+    const g = featureGatesOf(c);
+    return g.ok && Object.keys(g.gates).length > 0 ? g.gates : undefined;
+  }
   return f.key ? (c as unknown as Record<string, unknown>)[f.key] : undefined;
 }
 

@@ -6,6 +6,7 @@ import { it } from 'node:test';
 import { parseConfigFile } from './config-file.ts';
 import { loadConfig, type LoadDeps } from './load-config.ts';
 import { featureGatesOf } from './feature-gates-config.ts';
+import { configzBody } from './configz.ts';
 
 const deps: LoadDeps = { readFile: () => { throw new Error('ENOENT'); }, hostname: () => 'h', cwd: () => '/work' };
 const FILE = 'kind: KubeletConfiguration\napiVersion: kubelet.config.k8s.io/v1beta1\n';
@@ -29,4 +30,13 @@ it('a value that is not a boolean is refused', () => {
   const f = parseConfigFile(`${FILE}featureGates:\n  KubeletPodResourcesGet: "yes"\n`, 'c.yaml');
   assert.ok(!f.ok);
   assert.equal(f.reason, 'c.yaml: featureGates: expected a map of feature names to true or false, got {"KubeletPodResourcesGet":"yes"}');
+});
+
+it('/configz reports the gates as booleans, as the kubelet (also when they came from the flag)', () => {
+  const r = loadConfig(['--feature-gates=KubeletPodResourcesGet=true'], deps);
+  assert.ok(r.ok && !r.help);
+  assert.deepEqual(configzBody(r.config).kubeletconfig.featureGates, { KubeletPodResourcesGet: true });
+  const d = loadConfig([], deps);
+  assert.ok(d.ok && !d.help);
+  assert.equal(configzBody(d.config).kubeletconfig.featureGates, undefined);
 });
