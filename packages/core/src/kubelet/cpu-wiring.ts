@@ -6,7 +6,7 @@
  * create, AddContainer before start) and UpdateContainerResources for the reconcile loop.
  */
 import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import { CpuManager } from '../cm/cpumanager/cpu-manager.ts';
+import { CpuManager, type CpuManagerMetrics } from '../cm/cpumanager/cpu-manager.ts';
 import { DEFAULT_CPU_MANAGER_RECONCILE_PERIOD_MS, newCpuPolicy } from '../cm/cpumanager/cpu-manager-factory.ts';
 import { readMachineInfo, type MachineInfo } from '../cm/topology/machine-info.ts';
 import { CPUSet } from '../cm/topology/cpuset.ts';
@@ -24,6 +24,8 @@ export interface CpuWiringParts {
   podStatus: (uid: string) => V1PodStatus | undefined;
   /** The topology manager's store, once there is one. */
   affinity?: Store;
+  /** kubelet_cpu_manager_pinning_requests_total / _errors_total. */
+  metrics?: CpuManagerMetrics;
 }
 
 /** The machine topology (deps.machineInfo, else sysfs), read once. */
@@ -48,6 +50,7 @@ export function buildCpuManager(deps: KubeletDeps, config: KubeletConfig, parts:
     activePods: parts.activePods,
     sourcesReady: parts.sourcesReady,
     podStatus: parts.podStatus,
+    ...(parts.metrics ? { metrics: parts.metrics } : {}),
     updateContainerCpuset: async (containerId, cpus) => void (await parts.cri.updateContainerResources({ containerId, linux: { cpusetCpus: cpus.toString() } })),
   });
 }

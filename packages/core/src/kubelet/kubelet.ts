@@ -140,7 +140,7 @@ export class Kubelet implements KubeletApi {
     const devices = this.devices;
     this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), cpus: () => this.cpuManager && cpuManagerProvider(this.cpuManager), memory: () => this.topology && memoryProvider(this.topology.mm), metrics: this.stats?.kubeletMetrics.metrics });
     this.topology = buildResourceTopology(deps, config, { activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), metrics: this.stats?.kubeletMetrics.metrics });
-    this.cpuManager = buildCpuManager(deps, config, { ...(this.topology ? { affinity: this.topology.tm } : {}), cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid) });
+    this.cpuManager = buildCpuManager(deps, config, { ...(this.topology ? { affinity: this.topology.tm } : {}), cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid), ...(this.stats ? { metrics: this.stats.kubeletMetrics.metrics } : {}) });
     this.topology?.addProviders(devices, this.cpuManager);
     const lifecycle = combineLifecycles([this.cpuManager && cpuLifecycle(this.cpuManager), this.topology && memoryLifecycle(this.topology.mm, this.topology.tm)]);
     this.runtime = buildRuntimeManager(deps, config, {

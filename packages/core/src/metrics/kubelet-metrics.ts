@@ -80,6 +80,9 @@ export function createKubeletMetrics(r: Registry) {
     // device plugins
     devicePluginRegistrations: counter(r, 'kubelet_device_plugin_registration_total', 'Cumulative number of device plugin registrations. Broken down by resource name.', ['resource_name']),
     devicePluginAllocDuration: hist(r, 'kubelet_device_plugin_alloc_duration_seconds', 'Duration in seconds to serve a device plugin Allocation request. Broken down by resource name.', ['resource_name']),
+    // CPU manager (static policy): allocations that needed exclusive CPUs, and those that failed
+    cpuManagerPinningRequests: counter(r, 'kubelet_cpu_manager_pinning_requests_total', 'The number of cpu core allocations which required pinning.'),
+    cpuManagerPinningErrors: counter(r, 'kubelet_cpu_manager_pinning_errors_total', 'The number of cpu core allocations which required pinning failed.'),
     // plugin manager (upstream's name has no kubelet_ prefix): 1 per socket path and state
     pluginManagerTotalPlugins: gauge(r, 'plugin_manager_total_plugins', 'Number of plugins in Plugin Manager', ['socket_path', 'state']),
     // pod resources API (upstream names: only the first ends in _total)

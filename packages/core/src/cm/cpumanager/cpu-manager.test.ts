@@ -22,6 +22,8 @@ function setup(policy: 'static' | 'none', reservedSystemCPUs = '0') {
   const active: V1Pod[] = [];
   const statuses = new Map<string, V1PodStatus>();
   const updates: string[] = [];
+  const pinning = { requests: 0, errors: 0 };
+  const metrics = { cpuManagerPinningRequests: { inc: () => void pinning.requests++ }, cpuManagerPinningErrors: { inc: () => void pinning.errors++ } };
   const make = (p: string) =>
     new CpuManager({
       policy: newCpuPolicy({ policy: p, reservedSystemCPUs, reservedCpuMilli: 0 }, fakeMachineInfo(ONE_NUMA_HT)),
@@ -33,8 +35,9 @@ function setup(policy: 'static' | 'none', reservedSystemCPUs = '0') {
       sourcesReady: () => true,
       podStatus: (uid) => statuses.get(uid),
       updateContainerCpuset: async (id, cpus) => void updates.push(`${id}=${cpus.toString()}`),
+      metrics,
     });
-  return { dir, clock, active, statuses, updates, make, manager: make(policy), done: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, clock, active, statuses, updates, pinning, make, manager: make(policy), done: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 test('static: a Guaranteed integer container gets CPUs of its own, the others the shared pool; the loop moves them', async () => {
@@ -81,6 +84,8 @@ test('static: not enough CPUs → UnexpectedAdmissionError with the kubelet mess
       reason: 'UnexpectedAdmissionError',
       message: 'Allocate failed due to not enough cpus available to satisfy request, which is unexpected',
     });
+    // kubelet_cpu_manager_pinning_requests_total / _errors_total count allocations that needed exclusive CPUs.
+    assert.deepEqual(t.pinning, { requests: 1, errors: 1 });
     const b = makePod('uid-b', 'web', '100m', '100m');
     t.active.push(b);
     t.statuses.set('uid-b', { containerStatuses: [{ ...running('web', 'cb'), state: { waiting: { reason: 'ContainerCreating' } } }] });

@@ -36,6 +36,13 @@ export interface CpuManagerDeps {
   updateContainerCpuset: UpdateContainerCpuset;
   /** Every online CPU (the machine topology), for snapshot(). */
   onlineCPUs?: CPUSet;
+  metrics?: CpuManagerMetrics;
+}
+
+/** The kubelet's CPU manager metrics (static policy Allocate). */
+export interface CpuManagerMetrics {
+  cpuManagerPinningRequests: { inc(): void };
+  cpuManagerPinningErrors: { inc(): void };
 }
 
 export interface ReconciledContainer {
@@ -82,7 +89,14 @@ export class CpuManager implements HintProvider {
   allocate(pod: V1Pod, container: V1Container): void {
     this.setPendingAdmission(pod);
     this.removeStaleState();
-    this.deps.policy.allocate(this.state, pod, container);
+    const pinning = this.deps.policy.guaranteedCPUs(pod, container) > 0;
+    if (pinning) this.deps.metrics?.cpuManagerPinningRequests.inc();
+    try {
+      this.deps.policy.allocate(this.state, pod, container);
+    } catch (err) {
+      if (pinning) this.deps.metrics?.cpuManagerPinningErrors.inc();
+      throw err;
+    }
   }
 
   getTopologyHints(pod: V1Pod, container: V1Container): TopologyHints {

@@ -15,6 +15,8 @@ export interface CpuPolicy {
   readonly name: CpuPolicyName;
   /** Validates (and initialises) the restored state; throws the kubelet's error. */
   start(s: CpuState): void;
+  /** The CPUs the container would get for itself (static: a Guaranteed pod's integer request), else 0. */
+  guaranteedCPUs(pod: V1Pod, container: V1Container): number;
   /** Exclusive CPUs for the container when it qualifies; throws to refuse the pod. */
   allocate(s: CpuState, pod: V1Pod, container: V1Container): void;
   removeContainer(s: CpuState, podUid: string, containerName: string): void;
@@ -35,6 +37,9 @@ export class NonePolicy implements CpuPolicy {
   }
 
   start(): void {}
+  guaranteedCPUs(): number {
+    return 0;
+  }
   allocate(): void {}
   removeContainer(): void {}
   getTopologyHints(): TopologyHints {
