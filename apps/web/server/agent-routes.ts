@@ -38,6 +38,7 @@ export const PROCEDURES: Readonly<Record<string, ProcedureType>> = {
   'gc.policies': 'query',
   'images.list': 'query',
   'images.gcRunning': 'query',
+  'resources.get': 'query',
   'recorder.query': 'query',
   'recorder.stats': 'query',
   'recorder.onEntry': 'subscription',
