@@ -86,7 +86,7 @@ export class Kubelet implements KubeletApi {
   /** Device plugins (Registration on <root-dir>/device-plugins/kubelet.sock); on a real host only. */
   readonly devices: DeviceManager | undefined;
   /** CPUs, memory per NUMA node and devices as the resource managers hand them out (tRPC resources.get). */
-  readonly resources = nodeResourcesApi({ devices: () => this.devices, cpu: () => this.cpuManager, pod: (uid) => this.podManager.getPodByUid(uid) });
+  readonly resources = nodeResourcesApi({ devices: () => this.devices, cpu: () => this.cpuManager, memory: () => this.topology?.mm, pod: (uid) => this.podManager.getPodByUid(uid) });
   /** Plugin registration (<root-dir>/plugins_registry) and the pod resources API; on a real host only. */
   readonly resourceApis: ResourceApis | undefined;
   /** CPU manager (cpuManagerPolicy none / static, <root-dir>/cpu_manager_state); on a real host only. */
