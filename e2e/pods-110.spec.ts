@@ -20,6 +20,15 @@ const rows = () => page.locator('[data-testid="pods-table"] tbody tr[data-testid
 const row = (ns: string, name: string) => page.getByTestId(`pod-row-${ns}-${name}`);
 const names = async () => rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-testid')!.replace(/^pod-row-/, '')));
 
+/** A screenshot at `width` px (of `testId`'s element, else the viewport), attached to the report. */
+async function shot(testInfo: TestInfo, name: string, width: number, testId?: string): Promise<void> {
+  await page.setViewportSize({ width, height: 900 });
+  const path = testInfo.outputPath(`${name}-${width}.png`);
+  await (testId ? page.getByTestId(testId).screenshot({ path }) : page.screenshot({ path }));
+  await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Time from a keystroke to the list showing `count` rows, as a report annotation (a figure, not an assertion). */
 async function timed(testInfo: TestInfo, what: string, act: () => Promise<void>, count: number): Promise<void> {
   const t0 = Date.now();
@@ -60,9 +69,8 @@ test.describe.serial('pod list with 110 pods (mock agent)', () => {
     // app in (db,cache) (i % 5 ∈ {2, 3}) and tier!=front (even i): i % 10 ∈ {2, 8}: 11 + 10.
     await timed(testInfo, 'set-based selector', () => page.getByTestId('pod-search').fill('app in (db,cache),tier!=front'), 21);
     await timed(testInfo, 'clear', () => page.getByTestId('pod-search').fill(''), 110);
-    const path = testInfo.outputPath('pods-110-1280.png');
-    await page.screenshot({ path });
-    await testInfo.attach('pods-110-1280', { path, contentType: 'image/png' });
+    await shot(testInfo, 'pods-110', 1280);
+    await shot(testInfo, 'pods-110', 375);
   });
 
   test('sort by restarts: 6 first, never increasing down 110 rows', async () => {
@@ -91,7 +99,7 @@ test.describe.serial('pod list with 110 pods (mock agent)', () => {
     await expect(rows()).toHaveCount(5);
   });
 
-  test('node page: certificates (client rotating, serving self-signed); a graceful shutdown followed live', async () => {
+  test('node page: certificates (client rotating, serving self-signed); a graceful shutdown followed live', async ({}, testInfo) => {
     await page.goto(stack.consoleUrl);
     await expect(page.getByTestId('certificate-client')).toHaveAttribute('data-tone', 'ok');
     await expect(page.getByTestId('certificate-client')).toContainText('O=system:nodes, CN=system:node:mock-node-1');
@@ -112,5 +120,8 @@ test.describe.serial('pod list with 110 pods (mock agent)', () => {
     expect(first).toBeLessThanOrEqual(20);
     await expect.poll(async () => Number((await left.textContent())?.replace('s', '')), { timeout: 5_000 }).toBeLessThan(first);
     await expect(page.getByTestId('shutdown-headline')).toHaveText(/^Node is shutting down: \d+ pods terminating$/);
+    await shot(testInfo, 'certificates', 1280, 'certificates-panel');
+    await shot(testInfo, 'shutdown-live', 1280, 'shutdown-panel');
+    await shot(testInfo, 'shutdown-live', 375, 'shutdown-panel');
   });
 });
