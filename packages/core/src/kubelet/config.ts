@@ -21,7 +21,7 @@ import type { EvictionWiringConfig } from './eviction-wiring.ts';
 import type { LogRotatePolicy, LogRotationFs } from '../kuberuntime/logs/log-rotation.ts';
 import type { ShutdownInhibitor } from './node-shutdown.ts';
 import type { ShutdownGracePeriodByPodPriority } from './node-shutdown-groups.ts';
-import type { MemoryManagerSettings, TopologyManagerSettings } from './topology-wiring.ts';
+import type { MemoryManagerSettings, TopologyManagerSettings } from './resource-manager-settings.ts';
 
 /** API-server mode settings (apiserver-wiring.ts). */
 export interface ApiServerConfig {

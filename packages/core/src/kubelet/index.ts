@@ -1,7 +1,7 @@
 /** @nodelet/core/kubelet: build the kubelet (createKubelet) and the API it gives the agent's servers and streams. */
 export { createKubelet, Kubelet } from './kubelet.ts';
 export type { ApiServerConfig, KubeletConfig, KubeletDeps } from './config.ts';
-export type { MemoryManagerSettings, TopologyManagerSettings } from './topology-wiring.ts';
+export type { MemoryManagerSettings, TopologyManagerSettings } from './resource-manager-settings.ts';
 export { parseReservedMemoryFlag, type MemoryReservation } from '../cm/memorymanager/reserved.ts';
 export type { EvictionWiringConfig } from './eviction-wiring.ts';
 export type {

@@ -14,7 +14,6 @@ import { DeviceHintProvider } from '../cm/devicemanager/topology-hints.ts';
 import { TopologyManager } from '../cm/topologymanager/manager.ts';
 import type { HintProvider } from '../cm/topologymanager/types.ts';
 import { MemoryManager } from '../cm/memorymanager/manager.ts';
-import type { MemoryReservation } from '../cm/memorymanager/reserved.ts';
 import type { InternalContainerLifecycle } from '../kuberuntime/start-container.ts';
 import type { PodAdmitHandler } from '../lifecycle/types.ts';
 import type { ContainerMemory, MemoryProvider } from '../podresources/types.ts';
@@ -23,18 +22,6 @@ import type { KubeletConfig, KubeletDeps } from './config.ts';
 import type { KubeletMetrics } from '../metrics/kubelet-metrics.ts';
 import { machineInfoOf } from './cpu-wiring.ts';
 
-/** topologyManagerPolicy (none), topologyManagerScope (container), topologyManagerPolicyOptions. */
-export interface TopologyManagerSettings {
-  policy?: string;
-  scope?: string;
-  policyOptions?: Record<string, string>;
-}
-
-/** memoryManagerPolicy (None), reservedMemory. */
-export interface MemoryManagerSettings {
-  policy?: string;
-  reservedMemory?: MemoryReservation[];
-}
 
 /** NewManager; throws the kubelet's error (an unknown policy or scope stops the kubelet). */
 export function buildTopologyManager(deps: KubeletDeps, config: KubeletConfig, machine: MachineInfo, metrics?: KubeletMetrics): TopologyManager | undefined {
