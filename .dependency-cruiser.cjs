@@ -102,7 +102,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|\\.next|dist|test-results|\\.test-output)/' },
+    exclude: { path: '(^|/)(node_modules|\\.next[^/]*|dist|test-results|\\.test-output)/' },
     moduleSystems: ['es6', 'cjs'],
     // Type-only imports are kept as plain imports by the esbuild transpile (scripts/depcruise/); the tsc
     // extractor (TypeScript < 7) is not available here.
