@@ -2,7 +2,7 @@
 /** The node page's graceful shutdown progress, live (issue #18 item 6). */
 import { Badge, Panel, QueryState } from '../../lib/ui.tsx';
 import { useNow } from '../../lib/use-now.ts';
-import { shutdownView } from './shutdown-model.ts';
+import { shutdownView, type ShutdownPodView } from './shutdown-model.ts';
 import { useShutdownProgress } from './use-shutdown.ts';
 
 export function ShutdownPanel() {
@@ -34,16 +34,14 @@ export function ShutdownPanel() {
                     </td>
                     <td>
                       {g.pods.length === 0 ? <span className="muted">-</span> : null}
-                      <ul className="checks">
-                        {g.pods.map((p) => (
-                          <li key={p.key} data-testid={`shutdown-pod-${p.namespace}-${p.name}`} data-state={p.state}>
-                            <Badge tone={p.tone}>{p.state}</Badge> {p.namespace}/{p.name}
-                            {p.remainingSeconds !== undefined ? <span className="mono" data-testid={`shutdown-pod-left-${p.namespace}-${p.name}`}> {p.remainingSeconds}s</span> : null}
-                            <span className="muted small"> grace {p.gracePeriodSeconds}s</span>
-                            {p.error ? <span className="error-text small"> — {p.error}</span> : null}
-                          </li>
-                        ))}
-                      </ul>
+                      <PodList pods={g.pods.filter((p) => p.state !== 'terminated')} />
+                      {g.pods.length > g.terminating && g.pods.some((p) => p.state === 'terminated') ? (
+                        // Pods already gone fold away: a group of 100 pods stays readable (at 375 px too).
+                        <details>
+                          <summary className="muted small">{g.pods.filter((p) => p.state === 'terminated').length} terminated</summary>
+                          <PodList pods={g.pods.filter((p) => p.state === 'terminated')} />
+                        </details>
+                      ) : null}
                     </td>
                   </tr>
                 ))}
@@ -53,5 +51,21 @@ export function ShutdownPanel() {
         </div>
       ) : null}
     </Panel>
+  );
+}
+
+function PodList({ pods }: { pods: ShutdownPodView[] }) {
+  if (pods.length === 0) return null;
+  return (
+    <ul className="checks">
+      {pods.map((p) => (
+        <li key={p.key} data-testid={`shutdown-pod-${p.namespace}-${p.name}`} data-state={p.state}>
+          <Badge tone={p.tone}>{p.state}</Badge> {p.namespace}/{p.name}
+          {p.remainingSeconds !== undefined ? <span className="mono" data-testid={`shutdown-pod-left-${p.namespace}-${p.name}`}> {p.remainingSeconds}s</span> : null}
+          <span className="muted small"> grace {p.gracePeriodSeconds}s</span>
+          {p.error ? <span className="error-text small"> — {p.error}</span> : null}
+        </li>
+      ))}
+    </ul>
   );
 }
