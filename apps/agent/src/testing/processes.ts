@@ -28,16 +28,29 @@ export function lineReader(child: ChildProcess) {
   });
   const waitForLine = (pred: (line: string) => boolean, what: string) =>
     new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const hit = lines.find(pred);
-        if (hit) return resolve(hit);
-        if (child.exitCode !== null || child.signalCode !== null) {
-          return reject(new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${what}:\n${lines.slice(-20).join('\n')}`));
-        }
-        child.stdout?.once('data', () => setImmediate(check));
-        child.once('exit', check);
+      // One data and one exit listener per wait (a listener per chunk piled up: MaxListenersExceededWarning).
+      const stop = () => {
+        child.stdout?.off('data', onData);
+        child.off('exit', check);
       };
-      check();
+      const check = (): boolean => {
+        const hit = lines.find(pred);
+        if (hit) {
+          stop();
+          resolve(hit);
+          return true;
+        }
+        if (child.exitCode !== null || child.signalCode !== null) {
+          stop();
+          reject(new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${what}:\n${lines.slice(-20).join('\n')}`));
+          return true;
+        }
+        return false;
+      };
+      const onData = () => setImmediate(check);
+      if (check()) return;
+      child.stdout?.on('data', onData);
+      child.once('exit', check);
     });
   return { lines, waitForLine };
 }
