@@ -19,6 +19,7 @@ export const PROMTOOL_EXCEPTIONS: Record<string, string[]> = {
   kubelet_pod_resources_endpoint_errors_list: ['counter metrics should have "_total" suffix'],
   kubelet_pod_resources_endpoint_errors_get_allocatable: ['counter metrics should have "_total" suffix'],
   kubelet_pod_resources_endpoint_errors_get: ['counter metrics should have "_total" suffix'],
+  kubelet_topology_manager_admission_duration_ms: ['metric names should not contain abbreviated units'],
 };
 
 /** promtool's output lines (`<metric> <message>`) that are not on the exception list. */
