@@ -65,7 +65,8 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
     });
     after(async () => {
       if (!ctx.agent) return;
-      const uids = (await listPods(ctx.agent).catch(() => [])).map((p) => p.metadata?.uid ?? '');
+      const atEnd = await listPods(ctx.agent).catch(() => []);
+      const uids = atEnd.map((p) => p.metadata?.uid ?? '');
       for (const p of await listPods(ctx.agent).catch(() => [])) removePod(ctx.agent, (p.metadata?.name ?? '').replace(`-${ctx.agent.nodeName}`, ''));
       await waitUntil('every pod removed', async () => (await listPods(ctx.agent)).length === 0, 60_000).catch(() => {});
       // The stopped sandboxes of removed pods go at the agent's next container GC (every minute, as the kubelet's):
@@ -74,14 +75,16 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
         await ctx.cri.stopPodSandbox({ podSandboxId: sb.id }).catch(() => undefined);
         await ctx.cri.removePodSandbox({ podSandboxId: sb.id }).catch(() => undefined);
       }
-      // The agent removes pod cgroups in housekeeping (every 2 s): give it the time before stopping it.
-      await waitUntil('pod cgroups removed', () => leftoverPodCgroups(uids, ctx.cgroupRoot).length === 0, 20_000).catch(() => {});
+      // The agent removes pod cgroups in housekeeping (every 2 s): give it the time before stopping it (a CI run
+      // once found one pod's cgroup still there after 20 s; the pods' names go into the message).
+      await waitUntil('pod cgroups removed', () => leftoverPodCgroups(uids, ctx.cgroupRoot).length === 0, 45_000).catch(() => {});
       ctx.cri?.close();
       await ctx.agent.dispose();
       await ctx.rt.down();
       const left = leftoverPodCgroups(uids, ctx.cgroupRoot);
       const notRemoved = removeCgroupRoot(ctx.cgroupRoot);
-      assert.deepEqual(left, [], 'pod cgroups left behind at the end');
+      const named = atEnd.filter((p) => left.some((l) => l.includes(p.metadata?.uid ?? '-'))).map((p) => `${p.metadata?.name} (${p.status?.phase})`);
+      assert.deepEqual(left, [], `pod cgroups left behind at the end: ${named.join(', ')}`);
       assert.deepEqual(notRemoved, [], 'the private cgroup root could not be removed');
     });
 
