@@ -43,12 +43,13 @@ export function nodeResourcesApi(sources: ResourcesApiSources): NodeResourcesApi
     const p = sources.pod(uid);
     return p ? { namespace: p.metadata?.namespace ?? 'default', name: p.metadata?.name ?? '', uid } : undefined;
   };
+  // Read once, as cm-wiring's core count: os.cpus() parses /proc/cpuinfo and /proc/stat on every call.
+  const onlineCpus = os.cpus().length;
   return {
     view: () => {
       const dm = sources.devices();
       const cpu = sources.cpu?.();
       const memory = sources.memory?.();
-      const onlineCpus = os.cpus().length;
       return nodeResourcesView({
         ...(dm ? { devices: dm.state } : {}),
         ...(cpu ? { cpu: () => cpuResourcesView(cpu.snapshot(), onlineCpus, podRef) } : {}),
