@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ensureDependencies, ensureWebBuilt, log, repoRoot, run } from './lib.mjs';
+import { failedTests } from './tap-failures.mjs';
 
 const args = new Set(process.argv.slice(2));
 const only = args.has('--unit') ? 'unit' : args.has('--e2e') ? 'e2e' : 'all';
@@ -71,6 +72,7 @@ function runNodeTests() {
   let passed = 0;
   let failed = 0;
   let status = 0;
+  const failures = [];
   for (const g of groups) {
     if (g.files.length === 0) continue;
     const tap = join(repoRoot, '.test-output', `${g.name}.tap`);
@@ -92,7 +94,10 @@ function runNodeTests() {
     failed += gFailed + (r.status !== 0 && gFailed === 0 ? 1 : 0);
     totals.skipped += count('skip') + count('todo');
     if (r.status !== 0) status = r.status ?? 1;
+    failures.push(...failedTests(text));
   }
+  // Repeated at the end, where a CI log's tail is read: the spec output above has them among thousands of lines.
+  if (failures.length > 0) log(`failed tests, with their errors:\n${failures.join('\n').slice(0, 12_000)}`);
   totals.passed += passed;
   totals.failed += failed;
   log(`node tests: ${passed} passed, ${failed} failed (exit ${status})`);

@@ -169,7 +169,9 @@ async function fillUntilGc(cri: CriClient, agent: NodeAgent, tls: Tls, refs: str
     delta.set(ref, used() - before);
     pulled.push(ref);
     usage.push(`${ref.split('/')[1]}: ${pct(used()).toFixed(1)}%`);
-    const until = Date.now() + 6_000;
+    // Past the high threshold the periodic GC (every 2 s) must come: up to 30 s for a loaded machine; below it, a
+    // short look (a GC then would be a wrong one, which the assertions below name).
+    const until = Date.now() + (pct(used()) > HIGH ? 30_000 : 3_000);
     while (!gc && Date.now() < until) {
       gc = (await recentGc(agent.port, tls)).find((e) => e.kind === 'images' && e.trigger === 'periodic' && e.removed.length > 0);
       if (!gc) await new Promise((r) => setTimeout(r, 500));
