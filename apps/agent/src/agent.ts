@@ -82,7 +82,10 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     handle = await deps.createKubelet({ config, runtimeEndpoint: runtime.endpoint, logger: log, clock: deps.clock });
     const kubelet = handle.kubelet;
     // rotateCertificates / serverTLSBootstrap: the managers read their stores now (an unreadable pair stops the start, naming the files).
-    const managers = await agentCertificateManagers(config, handle.apiClient, pki, { clock: deps.clock, logger: log });
+    // No valid client certificate for 5 minutes with the API server answering: the kubelet exits (os.Exit(1)) so
+    // that its supervisor restarts it and the bootstrap runs again; the agent stops first, then exits 1.
+    const exit = (code: number) => void stop().finally(() => process.exit(code));
+    const managers = await agentCertificateManagers(config, handle.apiClient, pki, { clock: deps.clock, logger: log, exit });
     certs = managers;
     recorder = await startFlightRecorder(config, kubelet, { clock: deps.clock, logger: log.child('flight-recorder') });
     // The embedded runtime (ours to run): restarted whenever it dies, from now on.
@@ -112,14 +115,16 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
   async function listenAll(kubelet: KubeletApi, pki: Pki, h: () => HealthReport, consoleToken: GuardOptions['consoleToken']): Promise<void> {
     const clientCAs = [pki.ca.certPem];
     if (config.clientCAFile) clientCAs.push(readFileSync(config.clientCAFile, 'utf8'));
-    const serving = certs?.servingPair() ?? initialServingPair(config, pki);
+    // serverTLSBootstrap: the serving manager's pair (or its tlsCertFile fallback); none yet → handshakes are refused
+    // until one is issued, as the kubelet's GetCertificate ("no serving certificate available for the kubelet").
+    const serving = certs?.serving ? certs.servingPair() : initialServingPair(config, pki);
     kubeletServer = createKubeletServer({
       kubelet,
       logger: log.child('server'),
       ...buildAuth(config, handle?.apiClient, deps.clock, log.child('auth')),
       nodeName: config.nodeName,
       anonymousAuth: config.anonymousAuth,
-      tls: { cert: serving.cert, key: serving.key, clientCAs },
+      tls: { cert: serving?.cert, key: serving?.key, clientCAs },
       health: h,
       ...(criStreams ? { cri: criStreams } : {}),
       ...(consoleToken ? { consoleToken } : {}),
@@ -133,7 +138,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
     ports.kubelet = await kubeletServer.listen(config.port, config.address);
     announce('kubelet', ports.kubelet, config.address);
     if (config.readOnlyPort > 0) {
-      const ro = createReadOnlyServer(kubelet, log.child('server'), h, httpLimits(config));
+      const ro = createReadOnlyServer(kubelet, log.child('server'), h, httpLimits(config), certs?.metricsText);
       plain.push(ro);
       ports.readonly = await ro.listen(config.readOnlyPort, config.address);
       announce('readonly', ports.readonly, config.address);

@@ -113,6 +113,14 @@ function incompatibility(existing: Csr, req: CertificateRequest): string | undef
   }
 }
 
+/**
+ * client-go's updateServerError, on a failed CSR create: 401 (an SSL-terminating proxy may answer it), 403 and 404
+ * are a working API server; anything else (unreachable, 5xx, a body that is no Status) is not.
+ */
+export function serverHealthAfter(err: unknown): boolean {
+  return err instanceof CsrError && err.kind === 'Api' && (err.status === 401 || err.status === 403 || err.status === 404);
+}
+
 function apiError(r: Extract<ApiResult, { ok: false }>, what: string, name?: string): CsrError {
   const detail = r.status === 0 ? r.message : `${r.status} ${r.reason}${r.message ? `: ${r.message}` : ''}`;
   return new CsrError('Api', `${what}: ${detail}`, name, r.status);

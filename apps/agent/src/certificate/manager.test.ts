@@ -5,66 +5,17 @@
  * pair stays in use, and the metrics names of pkg/kubelet/certificate/kubelet.go. Injected clock, fake CSR client.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FakeClock, RecordingLogger } from '@nodelet/core/testing';
-import { canonicalIp, CertificateManager, jitteryDuration, satisfies, type CertificateRequestSpec } from './manager.ts';
+import { canonicalIp, CertificateManager, jitteryDuration, satisfies } from './manager.ts';
 import { createCertificateMetrics } from './manager-metrics.ts';
 import { CertificateStore } from './store.ts';
-import { CLIENT_USAGES, nodeTemplate } from './serving.ts';
+import { certTestBed, testLeaf } from './testing.ts';
 
-const KUBE_APISERVER_CLIENT_KUBELET_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
-import { rsaKeyPem, testCa, testLeaf } from './testing.ts';
-
-const root = mkdtempSync(join(tmpdir(), 'nodelet-certmgr-'));
-after(() => rmSync(root, { recursive: true, force: true }));
-
-const T0 = Date.UTC(2026, 0, 1);
-const ca = testCa(T0);
-const key = rsaKeyPem();
-let dirs = 0;
-
-interface Harness {
-  clock: FakeClock;
-  manager: CertificateManager;
-  deps: ConstructorParameters<typeof CertificateManager>[0];
-  requests: CertificateRequestSpec[];
-  store: CertificateStore;
-  log: RecordingLogger;
-  /** Makes the fake CSR client fail (the API server is down) or issue `lifetimeMs` certificates. */
-  setDown(down: boolean): void;
-}
-
-function harness(o: { initialLifetimeMs?: number; lifetimeMs: number; random?: () => number; onRenewError?: () => void }): Harness {
-  const clock = new FakeClock(T0);
-  const store = new CertificateStore({ pairNamePrefix: 'kubelet-client', certDirectory: join(root, `d${dirs++}`), now: () => clock.now() });
-  if (o.initialLifetimeMs) store.update(testLeaf(ca, key, { commonName: 'system:node:n1', organizations: ['system:nodes'], notBeforeMs: T0, notAfterMs: T0 + o.initialLifetimeMs }), key);
-  const requests: CertificateRequestSpec[] = [];
-  let down = false;
-  const log = new RecordingLogger();
-  const deps: Harness['deps'] = {
-    name: KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
-    signerName: KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
-    usages: CLIENT_USAGES,
-    store,
-    template: () => nodeTemplate('n1'),
-    clock,
-    logger: log.logger,
-    random: o.random ?? (() => 0),
-    newKeyPem: () => key,
-    ...(o.onRenewError ? { onRenewError: o.onRenewError } : {}),
-    request: async (spec) => {
-      requests.push(spec);
-      if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:6443');
-      const now = Math.floor(clock.now() / 1000) * 1000;
-      return testLeaf(ca, spec.keyPem, { commonName: spec.commonName, organizations: spec.organizations, notBeforeMs: now, notAfterMs: now + o.lifetimeMs });
-    },
-  };
-  return { clock, manager: new CertificateManager(deps), deps, requests, store, log, setDown: (d) => (down = d) };
-}
+const bed = certTestBed('nodelet-certmgr-');
+const { root, ca, key, harness } = bed;
+const T0 = bed.t0;
 
 describe('rotation deadline (jitteryDuration)', () => {
   it('is 70 % of the lifetime at the low end of the jitter, 80 % in the middle, under 90 % at the top', () => {

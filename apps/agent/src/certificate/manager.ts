@@ -6,10 +6,14 @@
  * - at the deadline: a new ECDSA P-256 key, a CSR through `request`, the issued pair stored and handed to the
  *   listeners (the API client's connections, the 10250 server);
  * - a failed attempt counts a renew error and is retried with the kubelet's backoff (2 s doubling, 10 % jitter,
- *   5 attempts), then every 32 s until one succeeds: the old pair stays in use all the while.
+ *   5 attempts), then every 32 s until one succeeds: the old pair stays in use all the while;
+ * - serverHealthy(): what the last CSR create said of the API server (updateServerError), for the exit watchdog;
+ * - a dynamic template (the serving certificate's node addresses) is compared every second with the pair and the
+ *   last request: a change the pair lacks cancels a pending request and rotates at once (templateChanged).
  */
 import type { X509Certificate } from 'node:crypto';
 import type { Clock, Logger, TimerHandle } from '@nodelet/core/util';
+import { serverHealthAfter } from './csr-client.ts';
 import { NoCertKeyError, type CertificateStore, type CertKeyPair } from './store.ts';
 
 export interface CertificateTemplate {
@@ -25,8 +29,11 @@ export interface CertificateRequestSpec extends CertificateTemplate {
   keyPem: string;
 }
 
-/** Creates a CSR and waits for its certificate (csr-client.ts's requestCertificate, bound to the API client). */
-export type RequestCertificate = (spec: CertificateRequestSpec, signal: AbortSignal) => Promise<string>;
+/**
+ * Creates a CSR and waits for its certificate (csr-client.ts's requestCertificate, bound to the API client);
+ * `onCreated` once the CSR exists (the manager's setLastRequest).
+ */
+export type RequestCertificate = (spec: CertificateRequestSpec, signal: AbortSignal, onCreated?: () => void) => Promise<string>;
 
 export interface CertificateStatus {
   subject?: string;
@@ -61,6 +68,8 @@ export interface CertificateManagerDeps {
   onRotationAge?: (seconds: number) => void;
   /** A new private key (PEM) per request: csr-pem.ts's newPrivateKeyPem, ECDSA P-256 as client-go's generateCSR. */
   newKeyPem: () => string;
+  /** Config.GetTemplate (the serving certificate): the template is re-checked every second (templateChanged). */
+  dynamicTemplate?: boolean;
 }
 
 /** certificateWaitTimeout: how long one attempt waits for the CSR to be issued. */
@@ -87,6 +96,11 @@ export class CertificateManager {
   private rotations = 0;
   private readonly listeners: Listener[] = [];
   private readonly random: () => number;
+  private serverHealth = false;
+  /** The template of the last CSR created (setLastRequest), and whether the loop sleeps until the deadline. */
+  private lastRequest: CertificateTemplate | undefined;
+  private sleeping = false;
+  private templateTimer: TimerHandle | undefined;
 
   /** Reads the store: no pair → rotate at once; an unreadable pair → throws (the message names the files). */
   constructor(private readonly d: CertificateManagerDeps) {
@@ -118,13 +132,37 @@ export class CertificateManager {
     this.running = true;
     this.d.logger.info('Certificate rotation is enabled', { name: this.d.name });
     this.loop();
+    if (this.d.dynamicTemplate) this.templateTimer = this.d.clock.setInterval(() => this.checkTemplate(), 1000);
   }
 
   stop(): void {
     this.running = false;
     this.timer?.cancel();
+    this.templateTimer?.cancel();
     this.abort?.abort();
     this.deadline = undefined;
+  }
+
+  /** ServerHealthy: true after a pair was issued or the API server answered a CSR create as a working server would. */
+  serverHealthy(): boolean {
+    return this.serverHealth;
+  }
+
+  /**
+   * The templateChanged check (every second with a dynamic template): when the pair lacks what the template asks
+   * and no CSR for this template was made, a pending request is cancelled and, if the loop sleeps until its
+   * deadline, the rotation starts at once ("Certificate template changed, rotating").
+   */
+  checkTemplate(): void {
+    if (!this.running) return;
+    const template = this.d.template();
+    if ((this.pair && satisfies(this.pair.leaf, template)) || sameTemplate(this.lastRequest, template)) return;
+    this.abort?.abort(new Error('the certificate template changed'));
+    if (!this.sleeping) return;
+    this.sleeping = false;
+    if (!template) return this.schedule(0, () => this.loop());
+    this.d.logger.info('Certificate template changed, rotating', { name: this.d.name });
+    this.schedule(0, () => void this.attempt(0, ROTATION_BACKOFF.initialMs));
   }
 
   /** Seconds until the pair in use expires (math.Trunc), +Inf without one: the *_ttl_seconds gauges. */
@@ -174,9 +212,16 @@ export class CertificateManager {
     this.abort = abort;
     const timeout = this.d.clock.setTimeout(() => abort.abort(new Error('timed out waiting for the certificate')), CERTIFICATE_WAIT_TIMEOUT_MS);
     let certPem: string;
+    let created = false;
     try {
-      certPem = await this.d.request({ ...template, signerName: this.d.signerName, usages: this.d.usages, keyPem }, abort.signal);
+      const onCreated = () => {
+        created = true;
+        this.lastRequest = template;
+      };
+      certPem = await this.d.request({ ...template, signerName: this.d.signerName, usages: this.d.usages, keyPem }, abort.signal, onCreated);
     } catch (err) {
+      // updateServerError: only the create's answer says how the API server is; a wait that ends badly does not.
+      if (!created) this.serverHealth = serverHealthAfter(err);
       return this.fail(`Failed while requesting a signed certificate from the control plane: ${(err as Error).message}`);
     } finally {
       timeout.cancel();
@@ -189,6 +234,7 @@ export class CertificateManager {
     }
     const old = this.pair;
     this.pair = pair;
+    this.serverHealth = true;
     this.rotations++;
     this.lastError = undefined;
     this.deadline = undefined;
@@ -224,7 +270,11 @@ export class CertificateManager {
     this.deadline = deadline;
     const wait = deadline - this.d.clock.now();
     if (wait > 0) this.d.logger.info('Waiting for next certificate rotation', { name: this.d.name, waitSeconds: Math.round(wait / 1000) });
-    this.schedule(Math.max(0, wait), () => void this.attempt(0, ROTATION_BACKOFF.initialMs));
+    this.sleeping = wait > 0;
+    this.schedule(Math.max(0, wait), () => {
+      this.sleeping = false;
+      void this.attempt(0, ROTATION_BACKOFF.initialMs);
+    });
   }
 
   private async attempt(n: number, delayMs: number): Promise<void> {
@@ -258,6 +308,11 @@ export function satisfies(leaf: X509Certificate, t: CertificateTemplate | undefi
   const ips = new Set(alt.filter((a) => a.startsWith('IP Address:')).map((a) => canonicalIp(a.slice(11))));
   const orgs = new Set([...leaf.subject.matchAll(/^O=(.*)$/gm)].map((m) => m[1]));
   return (t.dnsNames ?? []).every((n) => dns.has(n)) && (t.ipAddresses ?? []).every((ip) => ips.has(canonicalIp(ip))) && t.organizations.every((o) => orgs.has(o));
+}
+
+/** reflect.DeepEqual of two templates (serving templates are sorted and deduplicated). */
+function sameTemplate(a: CertificateTemplate | undefined, b: CertificateTemplate | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** One spelling per address: IPv6 as eight lowercase groups without leading zeros (X509 may print either). */

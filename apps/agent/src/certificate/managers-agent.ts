@@ -22,11 +22,13 @@ export interface AgentCertificateDeps {
   bindRequest?: (client: ApiClient) => RequestCertificate;
   /** The key generator (default ECDSA P-256): tests sign for an RSA key. */
   newKeyPem?: () => string;
+  /** Ends the process when the client certificate has been gone for 5 minutes (exit-after.ts). */
+  exit?: (code: number) => void;
 }
 
 /** The CSR client (csr-client.ts) for the managers: key encipherment only for RSA keys, as the kubelet's GetUsages. */
 export function csrRequester(client: ApiClient, clock: Clock, logger: Logger): RequestCertificate {
-  return (spec, signal) =>
+  return (spec, signal, onCreated) =>
     requestCertificate(
       client,
       {
@@ -37,7 +39,10 @@ export function csrRequester(client: ApiClient, clock: Clock, logger: Logger): R
         ...(spec.ipAddresses ? { ipAddresses: spec.ipAddresses } : {}),
         keyPem: spec.keyPem,
       },
-      { clock, logger, signal, timeoutMs: CERTIFICATE_WAIT_TIMEOUT_MS, onCreated: (csr) => logger.info('Waiting for the certificate', { csr, signerName: spec.signerName }) },
+      { clock, logger, signal, timeoutMs: CERTIFICATE_WAIT_TIMEOUT_MS, onCreated: (csr) => {
+        logger.info('Waiting for the certificate', { csr, signerName: spec.signerName });
+        onCreated?.();
+      } },
     );
 }
 
@@ -65,7 +70,7 @@ export async function agentCertificateManagers(config: AgentConfig & { certDir?:
       ...(config.tlsCertFile ? { tlsCertFile: config.tlsCertFile } : {}),
       ...(config.tlsPrivateKeyFile ? { tlsPrivateKeyFile: config.tlsPrivateKeyFile } : {}),
     },
-    { clock: d.clock, logger: d.logger, ...(request ? { request } : {}), newKeyPem: d.newKeyPem ?? newPrivateKeyPem, addresses: () => nodeAddresses(config, defaultNodeIP), initialServing: { certPem: initial.cert, source: initial.source } },
+    { clock: d.clock, logger: d.logger, ...(request ? { request } : {}), newKeyPem: d.newKeyPem ?? newPrivateKeyPem, ...(d.exit ? { exit: d.exit } : {}), addresses: () => nodeAddresses(config, defaultNodeIP), initialServing: { certPem: initial.cert, source: initial.source } },
   );
   const client = managers.client;
   if (client && apiClient?.setClientCertificate) {

@@ -4,9 +4,10 @@
  *   kubeconfig's client-certificate / client-key files), template O=system:nodes CN=system:node:<name>, signer
  *   kubernetes.io/kube-apiserver-client-kubelet; each issued pair goes to the API client, which reconnects with it;
  * - serving (serverTLSBootstrap): store `kubelet-server` (fallback: tlsCertFile / tlsPrivateKeyFile), the
- *   node-address template of serving.ts, signer kubernetes.io/kubelet-serving; each issued pair goes to the 10250
- *   listener. Until the first one is issued 10250 serves the configured or generated certificate (the kubelet
- *   refuses handshakes instead: "no serving certificate available for the kubelet").
+ *   node-address template of serving.ts (re-checked every second), signer kubernetes.io/kubelet-serving; each
+ *   issued pair goes to the 10250 listener, which refuses handshakes until the first one ("no serving certificate
+ *   available for the kubelet"), as the kubelet's GetCertificate;
+ * - with the client manager, the exit watchdog of the kubelet's rotating transport (exit-after.ts).
  * status() is what the console shows (tRPC certificates); metricsText() is appended to /metrics.
  */
 import { X509Certificate } from 'node:crypto';
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import type { Clock, Logger } from '@nodelet/core/util';
 import { CertificateManager, type CertificateStatus, type RequestCertificate } from './manager.ts';
 import { createCertificateMetrics } from './manager-metrics.ts';
+import { watchClientCertificate } from './exit-after.ts';
 import { CertificateStore } from './store.ts';
 import { KUBE_APISERVER_CLIENT_KUBELET_SIGNER, KUBELET_SERVING_SIGNER } from './csr-client.ts';
 import { CLIENT_USAGES, nodeTemplate, SERVING_USAGES, servingTemplate, type NodeAddress } from './serving.ts';
@@ -52,15 +54,17 @@ export interface ManagersDeps {
   request?: RequestCertificate;
   /** The node's addresses as its status reports them (InternalIP, Hostname). */
   addresses: () => NodeAddress[];
-  /** The serving pair 10250 starts with when no manager pair exists (the configured or generated one). */
+  /** The serving pair 10250 listens with without serverTLSBootstrap (the configured or generated one). */
   initialServing: { certPem: string; source: 'file' | 'generated' };
   newKeyPem: () => string;
+  /** Ends the process (exit-after.ts: no valid client certificate for 5 minutes); without it no watchdog runs. */
+  exit?: (code: number) => void;
 }
 
 export interface CertificateManagers {
   client?: CertificateManager;
   serving?: CertificateManager;
-  /** The serving pair to listen with (the manager's when it has one). */
+  /** The serving manager's pair (undefined without one: 10250 refuses handshakes until it is issued). */
   servingPair(): { cert: string; key: string } | undefined;
   start(): void;
   stop(): void;
@@ -104,9 +108,11 @@ export function createCertificateManagers(c: ManagersConfig, d: ManagersDeps): C
       onRenewError: () => metrics.serverRenewErrors(),
       onRotationAge: (s) => metrics.serverRotationAge(s),
       newKeyPem: d.newKeyPem,
+      dynamicTemplate: true,
     });
     metrics.track('server', serving);
   }
+  let stopWatchdog: (() => void) | undefined;
   const fixedClient = (): CertificateInfo | undefined => {
     if (!c.kubeconfig) return undefined;
     try {
@@ -130,27 +136,23 @@ export function createCertificateManagers(c: ManagersConfig, d: ManagersDeps): C
       return p ? { cert: p.certPem, key: p.keyPem } : undefined;
     },
     start() {
+      if (client && d.exit && !stopWatchdog) stopWatchdog = watchClientCertificate({ manager: client, clock: d.clock, logger: log, exit: d.exit });
       client?.start();
       serving?.start();
     },
     stop() {
+      stopWatchdog?.();
       client?.stop();
       serving?.stop();
     },
     status() {
       const managed = (m: CertificateManager): CertificateInfo => ({ source: 'rotating', ...m.status() });
       const clientInfo = client ? managed(client) : fixedClient();
-      const servingInfo = serving?.current() ? managed(serving) : serving ? { ...fixedServing(), ...withoutSubject(serving.status()) } : fixedServing();
+      const servingInfo = serving ? managed(serving) : fixedServing();
       return { ...(clientInfo ? { client: clientInfo } : {}), serving: servingInfo };
     },
     metricsText: () => metrics.registry.metrics(),
   };
-}
-
-/** The serving manager's schedule and errors while 10250 still serves the initial pair. */
-function withoutSubject(s: CertificateStatus): Partial<CertificateStatus> {
-  const { subject: _s, issuer: _i, notBefore: _b, notAfter: _a, ...rest } = s;
-  return rest;
 }
 
 function describe(cert: X509Certificate): Pick<CertificateInfo, 'subject' | 'issuer' | 'notBefore' | 'notAfter'> {

@@ -38,7 +38,8 @@ export interface KubeletServerOptions {
   tokens?: BearerAuthenticator;
   nodeName: string;
   anonymousAuth: boolean;
-  tls: { cert: string; key: string; clientCAs: string[] };
+  /** Without cert/key (serverTLSBootstrap before the first serving certificate) handshakes are refused until setCertificate. */
+  tls: { cert?: string | undefined; key?: string | undefined; clientCAs: string[] };
   /** Health behind /healthz (default kubelet.healthz(); the agent adds its shutdown check). */
   health?: () => HealthReport;
   /** CRI streaming (exec / attach / port-forward); without it those paths answer 501. */
@@ -67,8 +68,12 @@ export interface KubeletServer {
   setCertificate(cert: string, key: string): void;
 }
 
+/** The kubelet's GetCertificate error while serverTLSBootstrap has no serving certificate yet. */
+export const NO_SERVING_CERTIFICATE = 'no serving certificate available for the kubelet';
+
 export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
   const limits = o.limits ?? DEFAULT_HTTP_LIMITS;
+  let hasCertificate = Boolean(o.tls.cert && o.tls.key);
   const guard = createRequestGuard({
     anonymousAuth: o.anonymousAuth,
     authorizer: o.authorizer,
@@ -89,8 +94,9 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
   });
   const server = createServer(
     {
-      cert: o.tls.cert,
-      key: o.tls.key,
+      ...(hasCertificate ? { cert: o.tls.cert, key: o.tls.key } : {}),
+      // Clients that send a server name (SNI) are refused with the kubelet's error; the others find no certificate.
+      SNICallback: (_name: string, cb: (err: Error | null) => void) => cb(hasCertificate ? null : new Error(NO_SERVING_CERTIFICATE)),
       ca: o.tls.clientCAs,
       requestCert: true,
       rejectUnauthorized: false,
@@ -142,6 +148,10 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
   });
   const sockets = attachSocketServer(server, { hub: streams, guard, logger: o.logger });
   applyLimits(server, limits, 'secureConnection', o.logger);
+  // Go's http.Server logs each failed handshake as "http: TLS handshake error from <addr>: <err>".
+  server.on('tlsClientError', (_err, socket) => {
+    if (!hasCertificate) o.logger.debug('http: TLS handshake error', { remote: `${socket.remoteAddress}:${socket.remotePort}`, err: NO_SERVING_CERTIFICATE });
+  });
   const closer = serverCloser(server);
   return {
     server,
@@ -149,7 +159,10 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     listen: (port, host) => listen(server, port, host),
     ...closer,
     closeStreams: () => sockets.close(),
-    setCertificate: (cert, key) => server.setSecureContext({ cert, key, ca: o.tls.clientCAs, minVersion: 'TLSv1.2' }),
+    setCertificate: (cert, key) => {
+      server.setSecureContext({ cert, key, ca: o.tls.clientCAs, minVersion: 'TLSv1.2' });
+      hasCertificate = true;
+    },
   };
 }
 

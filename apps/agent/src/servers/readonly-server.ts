@@ -22,13 +22,14 @@ export interface PlainServer {
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
-export function createReadOnlyServer(kubelet: KubeletApi, logger: Logger, health = () => kubelet.healthz(), limits = DEFAULT_HTTP_LIMITS): PlainServer {
+/** `extraKubeletMetrics`: the agent's own series on /metrics, as on 10250 (the kubelet serves one legacy registry on both). */
+export function createReadOnlyServer(kubelet: KubeletApi, logger: Logger, health = () => kubelet.healthz(), limits = DEFAULT_HTTP_LIMITS, extraKubeletMetrics?: () => Promise<string>): PlainServer {
   return plainServer(logger, limits, async (req, res, url) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
     const path = url.pathname;
     if (path === '/pods') return sendPodList(res, kubelet.getPods());
     if (path === METRICS_PROBES_PATH) return handleMetricsProbes(res, kubelet);
-    if (isStatsPath(path)) return handleStats(req, res, url, kubelet);
+    if (isStatsPath(path)) return handleStats(req, res, url, kubelet, extraKubeletMetrics);
     if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, health(), logger);
     notFound(res);
   });
