@@ -54,6 +54,8 @@ export interface EvictionWiringDeps {
   sourcesReady: () => boolean;
   summary: () => Promise<Summary | undefined>;
   gcFs?: GcFs;
+  /** The internal container lifecycle's PostStopContainer, before the container GC removes a container. */
+  postStopContainer?: (containerId: string) => void;
   metrics?: { evictions: { inc(labels: { eviction_signal: string }): void }; imageGarbageCollected: { inc(labels: { reason: string }): void } };
 }
 
@@ -100,6 +102,7 @@ export class EvictionWiring implements EvictionApi, GcApi {
         allSourcesReady: deps.sourcesReady,
         podLogsDir: deps.podLogsDir,
         ...(deps.gcFs ? { fs: deps.gcFs } : {}),
+        ...(deps.postStopContainer ? { postStopContainer: deps.postStopContainer } : {}),
       },
       { ...DEFAULT_CONTAINER_GC_POLICY, ...config.containerGc },
     );

@@ -184,6 +184,7 @@ export class Kubelet implements KubeletApi {
         sourcesReady: () => this.podConfig.sourcesReady(),
         summary: () => (this.stats ? this.stats.summary() : Promise.resolve(undefined)),
         ...(deps.hostFs ? { gcFs: nodeGcFs } : {}),
+        ...(lifecycle?.postStopContainer ? { postStopContainer: (id: string) => lifecycle.postStopContainer?.(id) } : {}),
         ...(this.stats ? { metrics: this.stats.kubeletMetrics.metrics } : {}),
       },
       { ...(config.stats?.evictionHard ? { evictionHard: config.stats.evictionHard } : {}), ...(config.eviction ?? {}) },

@@ -1,18 +1,19 @@
 /**
  * The topology / memory manager wiring: the topology manager's admit handler in place of the per-manager ones,
  * the memory reservation reservedMemory must match (kubeReserved + systemReserved + evictionHard), cpuset.mems
- * at container creation.
+ * at container creation, the hint dropped at PostStopContainer.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { V1Pod } from '@kubernetes/client-node';
 import { nullLogger } from '../util/logger.ts';
 import { TopologyManager } from '../cm/topologymanager/manager.ts';
+import { BitMask } from '../cm/topologymanager/bitmask.ts';
 import { MemoryManager } from '../cm/memorymanager/manager.ts';
 import type { MachineInfo } from '../cm/topology/machine-info.ts';
 import type { PodAdmitHandler } from '../lifecycle/types.ts';
 import type { KubeletConfig } from './config.ts';
-import { memoryLifecycle, memoryReservation, withTopologyAdmission } from './topology-wiring.ts';
+import { combineLifecycles, memoryLifecycle, memoryReservation, withTopologyAdmission } from './topology-wiring.ts';
 
 const h = (name: string): PodAdmitHandler => ({ name, admit: () => ({ admit: true }) });
 const gb = 2 ** 30;
@@ -51,4 +52,21 @@ test('memoryLifecycle: cpuset_mems = the NUMA nodes of the container\'s memory, 
   const none = { linux: {} };
   lc.preCreateContainer(pod('other'), p.spec!.containers[0]!, none as never);
   assert.deepEqual(none, { linux: {} });
+});
+
+test('PostStopContainer (combineLifecycles, a container about to be removed): the topology manager drops its hint; each lifecycle is called', () => {
+  const tm = TopologyManager.create({ policy: 'single-numa-node', numaNodes: [{ id: 0 }, { id: 1 }], logger: nullLogger });
+  const mm = MemoryManager.create({ policy: 'None', nodes: [0, 1].map((id) => ({ id, memoryBytes: 4 * gb })), reservation: {}, affinity: tm, logger: nullLogger });
+  const p: V1Pod = { metadata: { uid: 'p', name: 'p' }, spec: { containers: [{ name: 'app', image: 'x' }] } };
+  const app = p.spec!.containers[0]!;
+  // A hint provider preferring node 1 (as a device on node 1 would).
+  tm.addHintProvider({ getTopologyHints: () => ({ dev: [{ numaNodeAffinity: BitMask.of(1), preferred: true }] }), getPodTopologyHints: () => ({}), allocate: () => undefined });
+  assert.deepEqual(tm.admit(p), { admit: true });
+  const recorded: string[] = [];
+  const lc = combineLifecycles([memoryLifecycle(mm, tm), { preCreateContainer: () => undefined, preStartContainer: () => undefined, postStopContainer: (id) => void recorded.push(id) }])!;
+  lc.preStartContainer(p, app, 'c1');
+  assert.deepEqual(tm.getAffinity('p', 'app'), { numaNodeAffinity: BitMask.of(1), preferred: true });
+  lc.postStopContainer?.('c1');
+  assert.deepEqual(recorded, ['c1']);
+  assert.deepEqual(tm.getAffinity('p', 'app'), { numaNodeAffinity: null, preferred: false }, 'the hint of the removed container is gone');
 });

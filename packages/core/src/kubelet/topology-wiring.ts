@@ -129,7 +129,11 @@ export function withTopologyAdmission(handlers: readonly PodAdmitHandler[], tm: 
   return out;
 }
 
-/** PreCreateContainer: cpuset.mems = the NUMA nodes of the container's memory; PreStartContainer: AddContainer. */
+/**
+ * PreCreateContainer: cpuset.mems = the NUMA nodes of the container's memory; PreStartContainer: AddContainer;
+ * PostStopContainer (before the container is removed): the topology manager's RemoveContainer drops its hint, as
+ * internal_container_lifecycle_linux.go (the CPU and memory managers free theirs in removeStaleState).
+ */
 export function memoryLifecycle(mm: MemoryManager, tm: TopologyManager): InternalContainerLifecycle {
   return {
     preCreateContainer(pod, c, config) {
@@ -141,6 +145,9 @@ export function memoryLifecycle(mm: MemoryManager, tm: TopologyManager): Interna
       tm.addContainer(pod, c, containerId);
       mm.addContainer(pod, c, containerId);
     },
+    postStopContainer(containerId) {
+      tm.removeContainer(containerId);
+    },
   };
 }
 
@@ -151,6 +158,7 @@ export function combineLifecycles(list: ReadonlyArray<InternalContainerLifecycle
   return {
     preCreateContainer: (pod, c, config) => ls.forEach((l) => l.preCreateContainer(pod, c, config)),
     preStartContainer: (pod, c, id) => ls.forEach((l) => l.preStartContainer(pod, c, id)),
+    postStopContainer: (id) => ls.forEach((l) => l.postStopContainer?.(id)),
   };
 }
 

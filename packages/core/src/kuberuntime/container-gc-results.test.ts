@@ -92,3 +92,14 @@ test('a request while a run of the same kind is in flight joins it; the eviction
   assert.equal(e.removed.length, 0, 'the eviction run saw the periodic run’s result');
   assert.equal(w.cri.callsOf('listContainers').length, 4, 'two runs, each listing twice');
 });
+
+test('PostStopContainer runs for each container the GC removes, before its RemoveContainer (kuberuntime removeContainer)', async () => {
+  const seen: Array<{ id: string; stillThere: boolean }> = [];
+  let cri: { containers: Map<string, unknown> } | undefined;
+  const w = await gcWorld([c('a', 'app', 0, 10, E), c('a', 'app', 1, 11, E), c('a', 'app', 2, 12, E)], [], {
+    postStopContainer: (id) => void seen.push({ id, stillThere: cri?.containers.has(id) ?? false }),
+  });
+  cri = w.cri;
+  await w.gc.garbageCollect();
+  assert.deepEqual(seen, [w.containerList[0], w.containerList[1]].map((id) => ({ id, stillThere: true })));
+});

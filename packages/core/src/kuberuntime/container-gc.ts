@@ -58,6 +58,8 @@ export interface ContainerGcDeps {
   fs?: GcFs;
   /** /var/log/pods: container log files are removed only below it, and pod log directories in it. */
   podLogsDir?: string;
+  /** The internal container lifecycle's PostStopContainer (the topology manager forgets the container's hint). */
+  postStopContainer?: (containerId: string) => void;
 }
 
 export interface DeadContainer {
@@ -215,6 +217,7 @@ export class ContainerGc {
       // Status is only for the log path; removal decides.
     }
     try {
+      this.deps.postStopContainer?.(c.id);
       await cri.removeContainer({ containerId: c.id });
     } catch (err) {
       if (!isNotFound(err)) {

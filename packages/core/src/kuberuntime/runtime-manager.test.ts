@@ -9,16 +9,17 @@ import { KubeImageManager } from '../images/image-manager.ts';
 import { KubeRuntimeManager } from './runtime-manager.ts';
 import { runningPodFromStatus } from './runtime-status.ts';
 import type { EventSink } from './types.ts';
+import type { InternalContainerLifecycle } from './start-container.ts';
 import { container, makePod } from './testing/builders.ts';
 
-function setup(opts: { images?: string[] } = {}) {
+function setup(opts: { images?: string[]; lifecycle?: InternalContainerLifecycle } = {}) {
   const clock = new FakeClock();
   const cri = new FakeRuntime({ clock, pullAnything: false, images: opts.images ?? [] });
   const events: string[] = [];
   const sink: EventSink = (_p, _t, reason, msg) => events.push(`${reason}: ${msg}`);
   const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: sink });
   const rt = new KubeRuntimeManager(
-    { cri, clock, logger: nullLogger, images, events: sink },
+    { cri, clock, logger: nullLogger, images, events: sink, ...(opts.lifecycle ? { lifecycle: opts.lifecycle } : {}) },
     { podLogsDir: '/var/log/pods', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
   );
   const sync = async (pod: V1Pod) => rt.syncPod(pod, await rt.getPodStatus(pod.metadata!.uid!, pod.metadata!.name!, 'default'));
@@ -113,7 +114,13 @@ test('init containers run first, in order', async () => {
 
 test('pruneInitContainersBeforeStart: a failed init container keeps only its newest dead instance when it runs again', async () => {
   // As the kubelet's TestPruneInitContainers (kuberuntime_manager_test.go): the last execution of each init container is kept.
-  const { clock, cri, sync } = setup();
+  const stopped: Array<{ attempt: number | undefined; present: boolean }> = [];
+  const lifecycle: InternalContainerLifecycle = {
+    preCreateContainer: () => undefined,
+    preStartContainer: () => undefined,
+    postStopContainer: (id) => void stopped.push({ attempt: cri.containers.get(id)?.config.metadata?.attempt, present: cri.containers.has(id) }),
+  };
+  const { clock, cri, sync } = setup({ lifecycle });
   const pod = makePod({ name: 'initfail', initContainers: [container('i1')], containers: [container('app')] });
   await sync(pod);
   for (let i = 0; i < 3; i++) {
@@ -123,6 +130,8 @@ test('pruneInitContainersBeforeStart: a failed init container keeps only its new
   }
   const i1 = [...cri.containers.values()].filter((c) => c.config.metadata?.name === 'i1').map((c) => [c.config.metadata?.attempt, c.state]);
   assert.deepEqual(i1, [[2, 'CONTAINER_EXITED'], [3, 'CONTAINER_RUNNING']]);
+  // PostStopContainer (the topology manager's RemoveContainer) before each removal, as kuberuntime's removeContainer.
+  assert.deepEqual(stopped, [{ attempt: 0, present: true }, { attempt: 1, present: true }]);
 });
 
 test('failures map to kubelet reasons', async () => {

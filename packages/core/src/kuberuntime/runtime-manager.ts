@@ -219,6 +219,7 @@ export class KubeRuntimeManager implements Runtime {
     const step: SyncStepResult = { action: 'KillContainer', target: k.name };
     this.log.info(k.message, { containerId: k.id.id });
     try {
+      this.deps.lifecycle?.postStopContainer?.(k.id.id);
       await this.timed('remove_container', () => this.deps.cri.removeContainer({ containerId: k.id.id }));
       return step;
     } catch (err) {
@@ -235,6 +236,7 @@ export class KubeRuntimeManager implements Runtime {
     const dead = status.containerStatuses.filter((s) => s.name === name && s.state === 'exited');
     for (const old of dead.slice(1)) {
       try {
+        this.deps.lifecycle?.postStopContainer?.(old.id.id);
         await this.timed('remove_container', () => this.deps.cri.removeContainer({ containerId: old.id.id }));
       } catch (err) {
         this.log.debug('failed to remove dead container', { id: old.id.id, err: errText(err) });

@@ -50,11 +50,14 @@ export interface StartDeps {
 
 /**
  * internalContainerLifecycle: PreCreateContainer edits the CRI config just before CreateContainer (the CPU
- * manager's cpuset_cpus); PreStartContainer learns the new container's id before StartContainer.
+ * manager's cpuset_cpus); PreStartContainer learns the new container's id before StartContainer; PostStopContainer
+ * (the topology manager's RemoveContainer) runs before a dead container is removed.
  */
 export interface InternalContainerLifecycle {
   preCreateContainer(pod: V1Pod, c: V1Container, config: ContainerConfig): void;
   preStartContainer(pod: V1Pod, c: V1Container, containerId: string): void;
+  /** PostStopContainer: the container is about to be removed (kuberuntime removeContainer, before RemoveContainer). */
+  postStopContainer?(containerId: string): void;
 }
 
 export type StartResult = { ok: true; containerId: string } | { ok: false; reason: string; message: string };

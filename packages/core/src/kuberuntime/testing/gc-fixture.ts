@@ -69,6 +69,8 @@ export interface GcWorldOptions {
   policy?: Partial<ContainerGcPolicy>;
   allSourcesReady?: boolean;
   podLogsDir?: string;
+  /** The internal lifecycle's PostStopContainer (called before each RemoveContainer). */
+  postStopContainer?: (containerId: string) => void;
 }
 
 export async function gcWorld(containers: ContainerTemplate[], sandboxes: SandboxTemplate[] = [], o: GcWorldOptions = {}) {
@@ -111,7 +113,7 @@ export async function gcWorld(containers: ContainerTemplate[], sandboxes: Sandbo
   }
   cri.resetCalls();
   const gc = new ContainerGc(
-    { cri, clock, logger: nullLogger, fs, podLogsDir, podState: () => podState, allSourcesReady: () => o.allSourcesReady ?? true },
+    { cri, clock, logger: nullLogger, fs, podLogsDir, podState: () => podState, allSourcesReady: () => o.allSourcesReady ?? true, ...(o.postStopContainer ? { postStopContainer: o.postStopContainer } : {}) },
     { ...DEFAULT_CONTAINER_GC_POLICY, ...o.policy },
   );
   /** Template indexes of the containers / sandboxes still in the runtime. */
