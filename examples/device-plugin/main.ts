@@ -1,7 +1,8 @@
 /**
  * An example device plugin (deviceplugin v1beta1, the same protocol NVIDIA's or Intel's plugins speak): it offers
  * N fake devices backed by files, registers with the kubelet's `<plugin-dir>/kubelet.sock`, and registers again
- * whenever the kubelet restarts. See README.md in this folder.
+ * whenever the kubelet restarts; or, with --plugins-registry, through the kubelet's plugin watcher (the kubelet
+ * finds its socket in `<root-dir>/plugins_registry` and calls GetInfo). See README.md in this folder.
  *
  *   node --import tsx examples/device-plugin/main.ts --devices 2 --device-dir /var/lib/fake-devices
  */
@@ -18,6 +19,8 @@ const USAGE = `usage: main.ts [flags]
   --plugin-dir DIR        the kubelet's device plugin dir holding kubelet.sock (default /var/lib/kubelet/device-plugins)
   --container-path DIR    where a device's file is mounted in the container (default /dev/fake)
   --endpoint NAME         the plugin's socket file name in --plugin-dir (default <resource-name with / as _>.sock)
+  --plugins-registry DIR  register through the kubelet's plugin watcher instead of kubelet.sock: serve on DIR/<endpoint>
+                          (DIR = <root-dir>/plugins_registry), answering GetInfo / NotifyRegistrationStatus there
 Health: DIR/fake-<i> is Unhealthy while DIR/fake-<i>.unhealthy exists (or DIR/fake-<i> is missing).`;
 
 function flags() {
@@ -29,6 +32,7 @@ function flags() {
       'plugin-dir': { type: 'string', default: '/var/lib/kubelet/device-plugins' },
       'container-path': { type: 'string', default: '/dev/fake' },
       endpoint: { type: 'string' },
+      'plugins-registry': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -41,7 +45,8 @@ function flags() {
   const resource = values['resource-name'];
   const endpoint = values.endpoint ?? `${resource.replaceAll('/', '_')}.sock`;
   if (endpoint.includes('/')) throw new Error(`--endpoint must be a file name, not ${JSON.stringify(endpoint)}`);
-  return { resource, count, endpoint, deviceDir: path.resolve(values['device-dir']), pluginDir: path.resolve(values['plugin-dir']), containerPath: values['container-path'] };
+  const registry = values['plugins-registry'] === undefined ? undefined : path.resolve(values['plugins-registry']);
+  return { resource, count, endpoint, deviceDir: path.resolve(values['device-dir']), pluginDir: registry ?? path.resolve(values['plugin-dir']), registry, containerPath: values['container-path'] };
 }
 
 const log = (msg: string) => console.log(`${new Date().toISOString()} ${msg}`);
@@ -50,6 +55,7 @@ async function main(): Promise<void> {
   const f = flags();
   const devices = new FakeDevices({ dir: f.deviceDir, count: f.count, containerPath: f.containerPath });
   devices.create();
+  let registrations = 0;
   const stub: DevicePluginStub = new DevicePluginStub({
     dir: f.pluginDir,
     endpoint: f.endpoint,
@@ -60,6 +66,14 @@ async function main(): Promise<void> {
       log(`Allocate ${ids.join(',')}`);
       return answer;
     },
+    // The kubelet's plugin watcher dials the socket and tells us its verdict (each time it registers the socket anew).
+    ...(f.registry
+      ? {
+          pluginWatcher: {
+            onStatus: (ok: boolean, error: string) => log(ok ? `${registrations++ ? 'registered again' : 'registered'} through ${f.registry}` : `registration refused: ${error}`),
+          },
+        }
+      : {}),
   });
   mkdirSync(f.pluginDir, { recursive: true });
   await stub.serve();
@@ -74,7 +88,7 @@ async function main(): Promise<void> {
   const poll = setInterval(rescan, 1_000);
 
   let lastError = '';
-  const stopWatch = stub.watchKubelet({
+  const stopWatch = f.registry ? () => undefined : stub.watchKubelet({
     onRegistered: (again) => {
       lastError = '';
       log(`${again ? 'registered again' : 'registered'} with ${stub.kubeletSocket}`);

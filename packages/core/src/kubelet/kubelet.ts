@@ -138,7 +138,7 @@ export class Kubelet implements KubeletApi {
     );
     this.devices = buildDeviceManager(deps, config, { sourcesReady: () => this.podConfig.sourcesReady(), sourcePods: () => this.podConfig.pods().map((p) => this.withStatus(p)), metrics: this.stats?.kubeletMetrics.metrics, onChange: () => void this.api?.nodeStatus.tick(), bus: this.events });
     const devices = this.devices;
-    this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), cpus: () => this.cpuManager && cpuManagerProvider(this.cpuManager), memory: () => this.topology && memoryProvider(this.topology.mm), metrics: this.stats?.kubeletMetrics.metrics });
+    this.resourceApis = buildResourceApis(deps, config, { devices, pods: this.podManager, activePods: () => this.activePods.list(), cpus: () => this.cpuManager && cpuManagerProvider(this.cpuManager), memory: () => this.topology && memoryProvider(this.topology.mm), metrics: this.stats?.kubeletMetrics.metrics, bus: this.events });
     this.topology = buildResourceTopology(deps, config, { activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), metrics: this.stats?.kubeletMetrics.metrics });
     this.cpuManager = buildCpuManager(deps, config, { ...(this.topology ? { affinity: this.topology.tm } : {}), cri, activePods: () => this.activePods.list(), sourcesReady: () => this.podConfig.sourcesReady(), podStatus: (uid) => this.statusManager.getPodStatus(uid), ...(this.stats ? { metrics: this.stats.kubeletMetrics.metrics } : {}) });
     this.topology?.addProviders(devices, this.cpuManager);

@@ -4,6 +4,7 @@
  * DEPRECATION file into the device plugin dir then), and the pod resources API on
  * `<root-dir>/pod-resources/kubelet.sock` fed by the pod manager, the device manager and the CPU / memory
  * providers (empty until those managers provide them). A failure to start either is logged; the agent runs on.
+ * Registrations the plugin manager refuses reach the bus (the lifecycle tail) as `device` registrationFailed events.
  */
 import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
@@ -18,6 +19,8 @@ import { PodResourcesLister } from '../podresources/lister.ts';
 import { servePodResources, type PodResourcesServer } from '../podresources/server.ts';
 import { deviceManagerProvider } from '../podresources/device-provider.ts';
 import { NO_CPUS, NO_DEVICES, NO_MEMORY, POD_RESOURCES_DIR, POD_RESOURCES_SOCKET, type CPUsProvider, type MemoryProvider, type PodResourcesMetrics, type PodsProvider } from '../podresources/types.ts';
+import type { EventBus } from '../events/types.ts';
+import type { PluginRefusal } from '../pluginmanager/types.ts';
 import type { KubeletConfig, KubeletDeps } from './config.ts';
 
 /** `<root-dir>/plugins`: where CSI and other plugins keep their service sockets (kubelet's getPluginsDir). */
@@ -32,6 +35,13 @@ export interface ResourceApiParts {
   /** The memory manager's blocks (none until it provides them). */
   memory?: () => MemoryProvider | undefined;
   metrics?: PodResourcesMetrics & PluginManagerMetrics;
+  /** Registrations the plugin manager refuses go on the bus as the device manager's refusals do. */
+  bus?: Pick<EventBus, 'publish'>;
+}
+
+/** A plugin manager refusal as a `device` registrationFailed event: the plugin's name, or its socket when GetInfo did not answer. */
+export function refusalEvent(r: PluginRefusal): { type: 'device'; resource: string; change: 'registrationFailed'; message: string } {
+  return { type: 'device', resource: r.name || r.socketPath, change: 'registrationFailed', message: r.message };
 }
 
 export class ResourceApis {
@@ -46,7 +56,14 @@ export class ResourceApis {
   ) {
     const root = config.rootDir;
     const registry = path.join(root, PLUGINS_REGISTRY_DIR);
-    this.plugins = new PluginManager({ clock: deps.clock, logger: deps.logger.child('pluginmanager'), dir: registry, ...(parts.metrics ? { metrics: parts.metrics } : {}) });
+    const bus = parts.bus;
+    this.plugins = new PluginManager({
+      clock: deps.clock,
+      logger: deps.logger.child('pluginmanager'),
+      dir: registry,
+      ...(parts.metrics ? { metrics: parts.metrics } : {}),
+      ...(bus ? { onRefused: (r: PluginRefusal) => bus.publish(refusalEvent(r)) } : {}),
+    });
     if (parts.devices) {
       const allowed = [registry, path.join(root, PLUGINS_DIR), path.join(root, DEVICE_PLUGINS_DIR)];
       this.plugins.addHandler(DEVICE_PLUGIN, devicePluginHandler(parts.devices, registry, allowed));

@@ -13,7 +13,7 @@ import { FakeClock } from '../util/clock.ts';
 import { createKubeletMetrics } from '../metrics/kubelet-metrics.ts';
 import { RecordingLogger } from '../util/logger.ts';
 import { PluginManager } from './manager.ts';
-import { CSI_PLUGIN, DEVICE_PLUGIN, type DialPlugin, type PluginHandler, type PluginInfoMessage } from './types.ts';
+import { CSI_PLUGIN, DEVICE_PLUGIN, type DialPlugin, type PluginHandler, type PluginInfoMessage, type PluginRefusal } from './types.ts';
 import { listenSocket, type TestSocket } from './testing/sockets.ts';
 import { until } from './testing/until.ts';
 
@@ -40,28 +40,32 @@ async function setup(t: { after(fn: () => Promise<void>): void }) {
   await mkdir(dir);
   const clock = new FakeClock();
   const log = new RecordingLogger();
-  /** socket → what its plugin answers GetInfo with; a socket not here fails to dial. */
-  const infos = new Map<string, PluginInfoMessage>();
+  /** socket → what its plugin answers GetInfo with (an Error: GetInfo fails with it); a socket not here fails to dial. */
+  const infos = new Map<string, PluginInfoMessage | Error>();
   const talk: string[] = [];
   const dial: DialPlugin = async (socket) => {
     const info = infos.get(socket);
     talk.push(`dial ${path.basename(socket)}`);
     if (!info) throw new Error(`failed to dial socket ${socket}, err: context deadline exceeded`);
     return {
-      getInfo: async () => info,
+      getInfo: async () => {
+        if (info instanceof Error) throw info;
+        return info;
+      },
       notifyRegistrationStatus: async (registered, error) => void talk.push(`notify ${registered} ${error}`),
       close: () => undefined,
     };
   };
   const registry = new Registry();
-  const m = new PluginManager({ clock, logger: log.logger, dir, dial, metrics: createKubeletMetrics(registry) });
+  const refusals: PluginRefusal[] = [];
+  const m = new PluginManager({ clock, logger: log.logger, dir, dial, metrics: createKubeletMetrics(registry), onRefused: (r) => void refusals.push(r) });
   const handler = new FakeHandler();
   m.addHandler(DEVICE_PLUGIN, handler);
   const sockets: TestSocket[] = [];
-  const sock = async (name: string, info?: Partial<PluginInfoMessage>) => {
+  const sock = async (name: string, info?: Partial<PluginInfoMessage> | Error) => {
     const s = await listenSocket(path.join(dir, name));
     sockets.push(s);
-    if (info) infos.set(s.path, { type: DEVICE_PLUGIN, name: 'example.com/foo', endpoint: '', supportedVersions: ['v1beta1'], ...info });
+    if (info) infos.set(s.path, info instanceof Error ? info : { type: DEVICE_PLUGIN, name: 'example.com/foo', endpoint: '', supportedVersions: ['v1beta1'], ...info });
     return s;
   };
   /** One reconciler pass, its operations finished. */
@@ -75,7 +79,7 @@ async function setup(t: { after(fn: () => Promise<void>): void }) {
     for (const s of sockets) await s.close();
     await rm(root, { recursive: true, force: true });
   });
-  return { root, dir, clock, log, m, handler, talk, sock, pass, registry, desired: () => m.dsw.pluginsToRegister().map((p) => path.relative(dir, p.socketPath)).sort() };
+  return { root, dir, clock, log, m, handler, talk, sock, pass, registry, refusals, desired: () => m.dsw.pluginsToRegister().map((p) => path.relative(dir, p.socketPath)).sort() };
 }
 
 test('the watcher: sockets already there and new ones, in subdirectories too; dot names, plain files and symlinks ignored', async (t) => {
@@ -177,4 +181,28 @@ test('a removed socket is deregistered; a re-created one (a plugin restart) is d
   await pass();
   assert.deepEqual(handler.calls.slice(5), [`deregister example.com/foo ${s.path}`, `validate example.com/foo ${s.path} v1beta1`, `register example.com/foo ${s.path}`]);
   assert.ok(m.registeredPlugins()[0]!.generation > gen);
+});
+
+test('refusals reach onRefused (the event bus) with the kubelet words: dial, GetInfo, no handler, validation; not a RegisterPlugin failure', async (t) => {
+  const { m, handler, refusals, sock } = await setup(t);
+  const dead = await sock('dead.sock');
+  const hung = await sock('hung.sock', Object.assign(new Error('deadline'), { code: 4 }));
+  const csi = await sock('csi.sock', { type: CSI_PLUGIN, name: 'csi.example.com' });
+  handler.validateError = 'manager version, v1beta1, is not among plugin supported versions [v1alpha1]';
+  const old = await sock('old.sock', { name: 'example.com/old', supportedVersions: ['v1alpha1'] });
+  await m.start();
+  await m.settled();
+  const byPath = (p: string) => refusals.filter((r) => r.socketPath === p);
+  assert.deepEqual(byPath(dead.path), [{ socketPath: dead.path, message: `RegisterPlugin error -- dial failed at socket ${dead.path}, err: failed to dial socket ${dead.path}, err: context deadline exceeded` }]);
+  assert.deepEqual(byPath(hung.path), [{ socketPath: hung.path, message: `RegisterPlugin error -- failed to get plugin info using RPC GetInfo at socket ${hung.path}, err: rpc error: code = DeadlineExceeded desc = context deadline exceeded` }]);
+  assert.deepEqual(byPath(csi.path), [{ socketPath: csi.path, type: CSI_PLUGIN, name: 'csi.example.com', message: `RegisterPlugin error -- no handler registered for plugin type: CSIPlugin at socket ${csi.path}` }]);
+  assert.deepEqual(byPath(old.path), [{ socketPath: old.path, type: DEVICE_PLUGIN, name: 'example.com/old', message: 'RegisterPlugin error -- plugin validation failed with err: manager version, v1beta1, is not among plugin supported versions [v1alpha1]' }]);
+  assert.equal(refusals.length, 4);
+  handler.validateError = undefined;
+  handler.registerError = 'failed to dial device plugin: context deadline exceeded';
+  const good = await sock('good.sock', {});
+  await until('good.sock seen', () => m.dsw.pluginExists(good.path));
+  m.reconcile();
+  await m.settled();
+  assert.deepEqual(byPath(good.path), [], "a failing RegisterPlugin is the handler's to report");
 });

@@ -11,7 +11,7 @@ import { ActualStateOfWorld, DesiredStateOfWorld } from './state.ts';
 import { OperationExecutor } from './operations.ts';
 import { PluginWatcher } from './watcher.ts';
 import { grpcDialPlugin } from './registration-client.ts';
-import { RECONCILE_PERIOD_MS, REGISTRATION_TIMEOUTS, type DialPlugin, type PluginHandler, type RegisteredPlugin, type RegistrationTimeouts } from './types.ts';
+import { RECONCILE_PERIOD_MS, REGISTRATION_TIMEOUTS, type DialPlugin, type PluginHandler, type PluginRefusal, type RegisteredPlugin, type RegistrationTimeouts } from './types.ts';
 
 export interface PluginManagerDeps {
   clock: Clock;
@@ -24,6 +24,8 @@ export interface PluginManagerDeps {
   /** loopSleepDuration (1 s). */
   periodMs?: number;
   metrics?: PluginManagerMetrics;
+  /** Registrations refused before a handler took the plugin (the lifecycle tail gets them as device events). */
+  onRefused?: (r: PluginRefusal) => void;
 }
 
 /** plugin_manager_total_plugins{socket_path, state}: the desired and actual states, refreshed each reconciler pass. */
@@ -47,6 +49,7 @@ export class PluginManager {
       logger: deps.logger,
       dial: deps.dial ?? grpcDialPlugin,
       timeouts: { ...REGISTRATION_TIMEOUTS, ...deps.timeouts },
+      ...(deps.onRefused ? { onRefused: deps.onRefused } : {}),
     });
   }
 

@@ -10,13 +10,15 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { goRpcErrorText } from '../util/grpc-status.ts';
 import type { ActualStateOfWorld } from './state.ts';
-import { OPERATION_BACKOFF, type DesiredPlugin, type DialPlugin, type PluginHandler, type RegisteredPlugin, type RegistrationTimeouts } from './types.ts';
+import { OPERATION_BACKOFF, type DesiredPlugin, type DialPlugin, type PluginHandler, type PluginRefusal, type RegisteredPlugin, type RegistrationTimeouts } from './types.ts';
 
 export interface OperationDeps {
   clock: Clock;
   logger: Logger;
   dial: DialPlugin;
   timeouts: RegistrationTimeouts;
+  /** Each refusal before a handler took the plugin (for the event bus). */
+  onRefused?: (r: PluginRefusal) => void;
 }
 
 const text = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -24,11 +26,14 @@ const text = (err: unknown) => (err instanceof Error ? err.message : String(err)
 /** GenerateRegisterPluginFunc: resolves when registered; rejects with the kubelet's error otherwise. */
 export async function registerPlugin(deps: OperationDeps, p: DesiredPlugin, handlers: ReadonlyMap<string, PluginHandler>, asw: ActualStateOfWorld): Promise<void> {
   const { socketPath } = p;
+  const refused = (message: string, info?: { type: string; name: string }) => deps.onRefused?.({ socketPath, ...(info ? { type: info.type, name: info.name } : {}), message });
   let client;
   try {
     client = await deps.dial(socketPath, deps.timeouts.dialMs);
   } catch (err) {
-    throw new Error(`RegisterPlugin error -- dial failed at socket ${socketPath}, err: ${text(err)}`);
+    const msg = `RegisterPlugin error -- dial failed at socket ${socketPath}, err: ${text(err)}`;
+    refused(msg);
+    throw new Error(msg);
   }
   // notifyPlugin: an error whenever the status carries one (so the caller's wrapping applies), or the call failed.
   const notify = async (registered: boolean, errStr: string): Promise<Error | undefined> => {
@@ -45,11 +50,14 @@ export async function registerPlugin(deps: OperationDeps, p: DesiredPlugin, hand
     try {
       info = await client.getInfo(deps.timeouts.getInfoMs);
     } catch (err) {
-      throw new Error(`RegisterPlugin error -- failed to get plugin info using RPC GetInfo at socket ${socketPath}, err: ${goRpcErrorText(err)}`);
+      const msg = `RegisterPlugin error -- failed to get plugin info using RPC GetInfo at socket ${socketPath}, err: ${goRpcErrorText(err)}`;
+      refused(msg);
+      throw new Error(msg);
     }
     const handler = handlers.get(info.type);
     if (!handler) {
       const msg = `RegisterPlugin error -- no handler registered for plugin type: ${info.type} at socket ${socketPath}`;
+      refused(msg, info);
       const e = await notify(false, msg);
       throw e ? failedToSend(e) : new Error(msg);
     }
@@ -57,7 +65,9 @@ export async function registerPlugin(deps: OperationDeps, p: DesiredPlugin, hand
     try {
       await handler.validatePlugin(info.name, endpoint, info.supportedVersions);
     } catch (err) {
-      const e = await notify(false, `RegisterPlugin error -- plugin validation failed with err: ${text(err)}`);
+      const msg = `RegisterPlugin error -- plugin validation failed with err: ${text(err)}`;
+      refused(msg, info);
+      const e = await notify(false, msg);
       throw e ? failedToSend(e) : new Error('RegisterPlugin error -- pluginHandler.ValidatePluginFunc failed');
     }
     // In the actual state before the handler runs, so a socket removed meanwhile is deregistered.

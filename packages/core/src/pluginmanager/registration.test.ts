@@ -15,6 +15,7 @@ import { DeviceManager } from '../cm/devicemanager/manager.ts';
 import { grpcEndpointConnector } from '../cm/devicemanager/endpoint.ts';
 import { devicePluginHandler, endpointError } from '../cm/devicemanager/plugin-handler.ts';
 import { TestDevicePlugin } from '../cm/devicemanager/testing/test-device-plugin.ts';
+import { DevicePluginStub } from '../cm/devicemanager/plugin-stub.ts';
 import { PluginManager } from './manager.ts';
 import { CSI_PLUGIN, DEVICE_PLUGIN, type PluginInfoMessage } from './types.ts';
 import { RegistrationPlugin } from './testing/registration-plugin.ts';
@@ -111,4 +112,33 @@ test('the endpoint check: normalised first (".." cannot leave the directories), 
   await symlink(path.join(root, 'elsewhere.sock'), path.join(registry, 'link.sock'));
   await writeFile(path.join(root, 'elsewhere.sock'), '');
   assert.equal(await endpointError('link.sock', registry, dirs), refused('link.sock'));
+});
+
+test('the DevicePlugin handler with a recording device manager: ValidatePlugin checks, RegisterPlugin connects the endpoint, DeRegisterPlugin disconnects it', async (t) => {
+  const root = await mkdtemp(path.join(tmpdir(), 'nodelet-ph-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const registry = path.join(root, 'plugins_registry');
+  await mkdir(registry);
+  const calls: string[] = [];
+  const dm = { register: async (r: string, ep: string) => void calls.push(`register ${r} ${ep}`), deregister: (r: string, ep: string) => void calls.push(`deregister ${r} ${ep}`) };
+  const h = devicePluginHandler(dm as unknown as DeviceManager, registry, [registry]);
+  await h.validatePlugin(RES, 'dp.sock', ['v1alpha1', 'v1beta1']);
+  await assert.rejects(async () => h.validatePlugin(RES, 'dp.sock', ['v1']), { message: 'manager version, v1beta1, is not among plugin supported versions [v1]' });
+  await assert.rejects(async () => h.validatePlugin('kubernetes.io/foo', 'dp.sock', ['v1beta1']), { message: 'invalid name of device plugin socket: the ResourceName "kubernetes.io/foo" is invalid' });
+  await h.registerPlugin(RES, 'dp.sock', ['v1beta1']);
+  h.deRegisterPlugin(RES, path.join(registry, 'dp.sock'));
+  assert.deepEqual(calls, [`register ${RES} ${path.join(registry, 'dp.sock')}`, `deregister ${RES} ${path.join(registry, 'dp.sock')}`]);
+});
+
+test('DevicePluginStub with pluginWatcher: one socket in plugins_registry serving Registration and DevicePlugin, as upstream\'s Stub; registered, devices listed', async (t) => {
+  const { registry, dm, pm } = await setup(t);
+  const statuses: Array<[boolean, string]> = [];
+  const stub = new DevicePluginStub({ dir: registry, endpoint: 'watched.sock', resource: 'example.com/watched', devices: [{ id: 'w-0', healthy: true }], pluginWatcher: { onStatus: (ok, err) => void statuses.push([ok, err]) } });
+  await stub.serve();
+  t.after(() => stub.stop());
+  await pm.start();
+  await until('registered', () => statuses.length === 1);
+  assert.deepEqual(statuses, [[true, '']]);
+  await until('devices', () => dm.capacity().allocatable['example.com/watched'] === 1);
+  assert.deepEqual(pm.registeredPlugins().map((p) => [p.type, p.name, p.endpoint]), [[DEVICE_PLUGIN, 'example.com/watched', stub.socket]]);
 });

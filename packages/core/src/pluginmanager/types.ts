@@ -68,5 +68,18 @@ export interface RegistrationClient {
   close(): void;
 }
 
+/**
+ * A registration the plugin manager refused before any handler took the plugin: the socket could not be dialled,
+ * GetInfo failed (or timed out), no handler for the type, or the handler's ValidatePlugin said no. `message` is the
+ * kubelet's text (what the plugin reads in NotifyRegistrationStatus, or the log's); `type` and `name` are known
+ * once GetInfo answered. A failing RegisterPlugin is the handler's to report (the device manager's bus events).
+ */
+export interface PluginRefusal {
+  socketPath: string;
+  type?: string;
+  name?: string;
+  message: string;
+}
+
 /** Dials a plugin's registration socket; rejects with the dial error's text after timeoutMs. */
 export type DialPlugin = (socketPath: string, timeoutMs: number) => Promise<RegistrationClient>;

@@ -5,6 +5,7 @@
  * every change), and answers Allocate / GetPreferredAllocation / PreStartContainer through hooks. With
  * watchKubelet() it registers as soon as kubelet.sock exists, and serves anew and registers again when
  * kubelet.sock is re-created (a kubelet that starts removes every socket in the directory) or its own socket goes.
+ * With `pluginWatcher` it registers through `<root-dir>/plugins_registry` instead (the kubelet dials it).
  * Used by examples/device-plugin and by the tests' TestDevicePlugin.
  */
 import path from 'node:path';
@@ -15,6 +16,8 @@ import { loadDevicePluginPackage } from '../../../../../proto/deviceplugin/load.
 import type { ListAndWatchResponse } from '../../../../../proto/deviceplugin/gen/v1beta1/ListAndWatchResponse.ts';
 import type { ContainerAllocateResponse } from '../../../../../proto/deviceplugin/gen/v1beta1/ContainerAllocateResponse.ts';
 import { HEALTHY, KUBELET_SOCKET, SUPPORTED_VERSIONS, UNHEALTHY } from './types.ts';
+import { addRegistrationService } from '../../pluginmanager/registration-server.ts';
+import { DEVICE_PLUGIN } from '../../pluginmanager/types.ts';
 
 export interface StubDevice {
   id: string;
@@ -38,6 +41,12 @@ export interface DevicePluginStubOptions {
   prefer?: (available: string[], mustInclude: string[], size: number) => string[];
   /** Every RPC the plugin receives, with the device ids it names. */
   onCall?: (rpc: string, ids: string[]) => void;
+  /**
+   * Registration through the kubelet's plugin watcher instead of Register on kubelet.sock: `dir` is then
+   * `<root-dir>/plugins_registry` and the socket also serves pluginregistration.Registration (GetInfo: type
+   * DevicePlugin, the resource, this socket, v1beta1), as upstream's Stub; the kubelet's verdict comes to onStatus.
+   */
+  pluginWatcher?: { onStatus(registered: boolean, error: string): void };
 }
 
 export interface RegisterOptions {
@@ -128,6 +137,13 @@ export class DevicePluginStub {
       ),
       PreStartContainer: unary('PreStartContainer', (r) => r.devicesIds, () => ({})),
     } as grpc.UntypedServiceImplementation);
+    const watcher = o.pluginWatcher;
+    if (watcher) {
+      addRegistrationService(server, {
+        getInfo: () => ({ type: DEVICE_PLUGIN, name: o.resource, endpoint: this.socket, supportedVersions: [...SUPPORTED_VERSIONS] }),
+        onStatus: (st) => watcher.onStatus(st.pluginRegistered, st.error),
+      });
+    }
     await rm(this.socket, { force: true });
     await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${this.socket}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
     this.server = server;

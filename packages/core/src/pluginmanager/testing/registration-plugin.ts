@@ -5,8 +5,8 @@
  */
 import { rm } from 'node:fs/promises';
 import * as grpc from '@grpc/grpc-js';
-import { loadPluginRegistrationPackage } from '../../../../../proto/pluginregistration/load.ts';
 import type { PluginInfoMessage } from '../types.ts';
+import { addRegistrationService, type RegistrationStatusMessage } from '../registration-server.ts';
 
 export interface RegistrationPluginOptions {
   /** The registration socket (a file in the plugin registry). */
@@ -16,10 +16,7 @@ export interface RegistrationPluginOptions {
   hangGetInfo?: boolean;
 }
 
-export interface RecordedStatus {
-  pluginRegistered: boolean;
-  error: string;
-}
+export type RecordedStatus = RegistrationStatusMessage;
 
 export class RegistrationPlugin {
   readonly statuses: RecordedStatus[] = [];
@@ -34,20 +31,17 @@ export class RegistrationPlugin {
   }
 
   async serve(): Promise<void> {
-    const pkg = loadPluginRegistrationPackage();
     const server = new grpc.Server();
-    server.addService(pkg.pluginregistration.Registration.service, {
-      GetInfo: (_call: grpc.ServerUnaryCall<unknown, unknown>, cb: grpc.sendUnaryData<unknown>) => {
+    addRegistrationService(server, {
+      getInfo: () => {
         this.getInfoCalls++;
-        if (this.opts.hangGetInfo) return;
-        cb(null, { endpoint: '', ...this.opts.info });
+        return this.opts.hangGetInfo ? undefined : { endpoint: '', ...this.opts.info };
       },
-      NotifyRegistrationStatus: (call: grpc.ServerUnaryCall<RecordedStatus, unknown>, cb: grpc.sendUnaryData<unknown>) => {
-        this.statuses.push({ pluginRegistered: call.request.pluginRegistered, error: call.request.error });
-        cb(null, {});
+      onStatus: (status) => {
+        this.statuses.push(status);
         for (const w of this.waiters.splice(0)) w();
       },
-    } as grpc.UntypedServiceImplementation);
+    });
     await rm(this.socket, { force: true });
     await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${this.socket}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
     this.server = server;
