@@ -3,6 +3,7 @@
  * certificates backdated 25 s: a rotation 3–11 s after each issue, with at least 4 s left before expiry, so the
  * retry 2 s after a failed attempt still has a valid certificate): an agent with rotateCertificates +
  * serverTLSBootstrap, joined with a node kubeconfig,
+ * - refuses handshakes on 10250 until the first serving CSR is approved (the kubelet's GetCertificate);
  * - rotates both certificates at once (no pair in its cert dir), then at 70–90 % of each lifetime: client CSRs
  *   auto-approved by the double's csrapproving, serving CSRs approved by this test (as an admin would);
  * - keeps a `containerLogs?follow=true` stream on 10250 open and flowing across the rotations (the stream's TLS
@@ -52,14 +53,17 @@ function servingSerial(): Promise<string> {
   });
 }
 
-before(async () => {
-  api = await startApiServerDouble({ clusterSigningDurationMs: 15_000, signingBackdateMs: 25_000, csrAutoApprove: true });
-  // Serving CSRs are never auto-approved (as upstream): approve them as an admin would.
+/** Serving CSRs are never auto-approved (as upstream): approve them as an admin would. */
+function startApprover(): void {
   approver = setInterval(() => {
     for (const csr of api.store.list('certificatesigningrequests', {}, 'certificates.k8s.io')) {
       if (csr.spec?.signerName === 'kubernetes.io/kubelet-serving' && !(csr.status?.conditions ?? []).length) api.approveCsr(String(csr.metadata?.name));
     }
   }, 200);
+}
+
+before(async () => {
+  api = await startApiServerDouble({ clusterSigningDurationMs: 15_000, signingBackdateMs: 25_000, csrAutoApprove: true });
   agent = await nodeAgent(NODE, (root) => {
     const file = api.kubeconfigFor(NODE, { path: join(root, 'kubeconfig') });
     const cfg = join(root, 'kubelet-config.yaml');
@@ -77,6 +81,16 @@ after(async () => {
 
 describe('certificate rotation', { timeout: 90_000 }, () => {
   it('rotates client and serving certificates, streams survive, an outage is ridden out', async (t) => {
+    // No serving CSR approved yet: 10250 refuses handshakes ("no serving certificate available for the kubelet").
+    const early = await new Promise<string | undefined>((resolve) => {
+      const s = connect({ host: '127.0.0.1', port: agent.port, rejectUnauthorized: false }, () => {
+        resolve(undefined);
+        s.end();
+      });
+      s.on('error', (e) => resolve(e.message));
+    });
+    assert.ok(early, 'a handshake before the first serving certificate is refused, whatever the client trusts');
+    startApprover();
     let seen: unknown;
     const first = await eventually(async () => {
       const s = await status().catch((e: Error) => ({ error: e.message }) as const);
