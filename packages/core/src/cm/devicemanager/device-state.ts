@@ -163,6 +163,18 @@ export class DeviceState {
     return [...new Set([...also, ...[...(this.healthy.get(resource) ?? [])].filter((id) => !inUse.has(id))])].sort();
   }
 
+  /**
+   * GetPreferredAllocation's lists for a container holding `mine`: every free healthy device; under a NUMA affinity
+   * (the topology manager's hint) as devicesToAllocate: only the aligned ones when they are more than needed, else all
+   * with the aligned ones as mustInclude.
+   */
+  preferredRequest(resource: string, mine: readonly string[], numa: readonly number[] | undefined): { available: string[]; mustInclude: string[] } {
+    const available = this.availableWith(resource, mine);
+    if (!numa || numa.length === 0) return { available, mustInclude: [] };
+    const aligned = available.filter((id) => (this.all.get(resource)?.get(id)?.numaNodes ?? []).some((n) => numa.includes(n)));
+    return aligned.length > mine.length ? { available: aligned, mustInclude: [] } : { available, mustInclude: aligned };
+  }
+
   /** checkpoint.DevicesPerNUMA: devices keyed by each NUMA node of their topology, else -1. */
   byNuma(resource: string, ids: readonly string[]): Record<string, string[]> {
     const out: Record<string, string[]> = {};

@@ -213,3 +213,23 @@ test('kubelet_device_plugin_registration_total counts every request; kubelet_dev
   assert.match(text, /^kubelet_device_plugin_registration_total\{resource_name="example.com\/foo"\} 2$/m);
   assert.match(text, /^kubelet_device_plugin_alloc_duration_seconds_count\{resource_name="example.com\/foo"\} 1$/m);
 });
+
+test('GetPreferredAllocation under a NUMA affinity (devicesToAllocate): the plugin chooses among the aligned devices; too few aligned are kept', async (t) => {
+  const { m, p } = await setup(t, { getPreferredAllocationAvailable: true, deviceIds: ['dev-a', 'dev-b', 'dev-c', 'dev-d'] });
+  await p.register();
+  p.update(['dev-a', 'dev-b', 'dev-c', 'dev-d'].map((id, i) => ({ id, healthy: true, numaNodes: [i % 2] })));
+  await until('devices on NUMA nodes', () => m.state.allDevices(RES).filter((d) => d.numaNodes.length > 0).length === 4);
+  m.state.preferredNuma = () => [0];
+  const one = pod('p1', 1);
+  assert.ok(m.admit(one, []).admit);
+  assert.ok((await m.prepareContainer(one, one.spec!.containers[0]!)).ok);
+  // Aligned (node 0): dev-a, dev-c. The plugin prefers the last available: dev-c, not dev-d on node 1.
+  assert.deepEqual(p.calls.filter((c) => c.rpc === 'GetPreferredAllocation').map((c) => c.ids), [['dev-a', 'dev-c']]);
+  assert.deepEqual(p.calls.find((c) => c.rpc === 'Allocate')?.ids, ['dev-c']);
+  // Two with one free on node 0 (dev-a): the aligned one is kept (mustInclude); the plugin's pick without it is refused.
+  const two = pod('p2', 2);
+  assert.ok(m.admit(two, [one]).admit);
+  assert.ok((await m.prepareContainer(two, two.spec!.containers[0]!)).ok);
+  assert.deepEqual(p.calls.filter((c) => c.rpc === 'GetPreferredAllocation').at(-1)?.ids, ['dev-a', 'dev-b', 'dev-d']);
+  assert.ok(p.calls.filter((c) => c.rpc === 'Allocate').at(-1)?.ids.includes('dev-a'));
+});

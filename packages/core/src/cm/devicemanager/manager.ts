@@ -8,7 +8,7 @@
  *
  * Nodelet's admission is synchronous, so the choice of devices happens at admission and the Allocate RPC at
  * the container's start (the kubelet calls it during admission); a plugin's preferred allocation may still
- * swap the reserved devices for free ones then.
+ * swap the reserved devices for free ones then (within the container's NUMA affinity, as devicesToAllocate).
  */
 import path from 'node:path';
 import { mkdir, readdir, readFile, rm, lstat, writeFile, rename } from 'node:fs/promises';
@@ -235,15 +235,15 @@ export class DeviceManager {
     return { ok: true, opts: runOptionsOf(this.state.pods.container(uid, c.name)) };
   }
 
-  /** The plugin's preferred devices replace the reservation when they are free and healthy. */
+  /** The plugin's preferred devices replace the reservation when free and healthy (within the NUMA affinity). */
   private async preferred(ep: PluginEndpoint, podUid: string, container: string, resource: string): Promise<void> {
     if (!ep.options.getPreferredAllocationAvailable) return;
     const e = this.state.pods.get(podUid, container, resource)!;
     const mine = idsOf(e);
-    const available = this.state.availableWith(resource, mine);
-    if (available.length <= mine.length) return;
-    const pick = await ep.getPreferredAllocation(available, [], mine.length);
-    if (pick.length === mine.length && pick.every((id) => available.includes(id))) e.deviceIds = this.state.byNuma(resource, pick);
+    const { available, mustInclude } = this.state.preferredRequest(resource, mine, this.state.preferredNuma?.(podUid, container));
+    if (available.length <= mine.length || mustInclude.length >= mine.length) return;
+    const pick = await ep.getPreferredAllocation(available, mustInclude, mine.length);
+    if (pick.length === mine.length && pick.every((id) => available.includes(id)) && mustInclude.every((id) => pick.includes(id))) e.deviceIds = this.state.byNuma(resource, pick);
   }
 
   private disconnect(resource: string, reason: string): void {
