@@ -17,13 +17,28 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** Node's timers take at most 2^31-1 ms (about 24.8 days): a longer delay fires after 1 ms (TimeoutOverflowWarning). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** setTimeout for any delay: one Node timer after another while the delay is longer than MAX_TIMER_MS. */
+function longTimeout(fn: () => void, ms: number, unref: boolean): () => void {
+  let left = ms;
+  let t: ReturnType<typeof setTimeout>;
+  const arm = () => {
+    const step = Math.min(left, MAX_TIMER_MS);
+    left -= step;
+    t = setTimeout(left > 0 ? arm : fn, step);
+    if (unref) t.unref?.();
+  };
+  arm();
+  return () => clearTimeout(t);
+}
+
 export const realClock: Clock = {
   now: () => Date.now(),
   monotonic: () => performance.now(),
   setTimeout(fn, ms) {
-    const t = setTimeout(fn, ms);
-    t.unref?.();
-    return { cancel: () => clearTimeout(t) };
+    return { cancel: longTimeout(fn, ms, true) };
   },
   setInterval(fn, ms) {
     const t = setInterval(fn, ms);
@@ -33,12 +48,12 @@ export const realClock: Clock = {
   sleep(ms, signal) {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => {
+      const cancel = longTimeout(() => {
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      }, ms);
+      }, ms, false);
       const onAbort = () => {
-        clearTimeout(t);
+        cancel();
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
