@@ -134,7 +134,7 @@ export function createAgent(config: AgentConfig, deps: AgentDeps): Agent {
       ...(certs ? { certificates: certs } : {}),
     });
     const server = kubeletServer;
-    certs?.serving?.onRotate((p) => server.setCertificate(p.certPem, p.keyPem));
+    certs?.followServing((p) => server.setCertificate(p?.cert, p?.key));
     ports.kubelet = await kubeletServer.listen(config.port, config.address);
     announce('kubelet', ports.kubelet, config.address);
     if (config.readOnlyPort > 0) {

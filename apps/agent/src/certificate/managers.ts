@@ -12,7 +12,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
-import type { Clock, Logger } from '@nodelet/core/util';
+import type { Clock, Logger, TimerHandle } from '@nodelet/core/util';
 import { CertificateManager, type CertificateStatus, type RequestCertificate } from './manager.ts';
 import { createCertificateMetrics } from './manager-metrics.ts';
 import { watchClientCertificate } from './exit-after.ts';
@@ -66,6 +66,11 @@ export interface CertificateManagers {
   serving?: CertificateManager;
   /** The serving manager's pair (undefined without one: 10250 refuses handshakes until it is issued). */
   servingPair(): { cert: string; key: string } | undefined;
+  /**
+   * The 10250 listener follows the serving manager: each issued pair, and none once the pair in use expires with
+   * no successor (the kubelet's GetCertificate: Current() is nil for an expired pair, and handshakes fail).
+   */
+  followServing(set: (pair: { cert: string; key: string } | undefined) => void): void;
   start(): void;
   stop(): void;
   status(): CertificatesStatus;
@@ -113,6 +118,13 @@ export function createCertificateManagers(c: ManagersConfig, d: ManagersDeps): C
     metrics.track('server', serving);
   }
   let stopWatchdog: (() => void) | undefined;
+  let expiry: TimerHandle | undefined;
+  const watchExpiry = (notAfter: string, set: (pair: undefined) => void) => {
+    expiry?.cancel();
+    expiry = d.clock.setTimeout(() => {
+      if (!serving?.current()) set(undefined);
+    }, Math.max(0, Date.parse(notAfter) - d.clock.now() + 1));
+  };
   const fixedClient = (): CertificateInfo | undefined => {
     if (!c.kubeconfig) return undefined;
     try {
@@ -135,6 +147,14 @@ export function createCertificateManagers(c: ManagersConfig, d: ManagersDeps): C
       const p = serving?.current();
       return p ? { cert: p.certPem, key: p.keyPem } : undefined;
     },
+    followServing(set) {
+      const p = serving?.current();
+      if (p) watchExpiry(p.leaf.validTo, set);
+      serving?.onRotate((next) => {
+        set({ cert: next.certPem, key: next.keyPem });
+        watchExpiry(next.leaf.validTo, set);
+      });
+    },
     start() {
       if (client && d.exit && !stopWatchdog) stopWatchdog = watchClientCertificate({ manager: client, clock: d.clock, logger: log, exit: d.exit });
       client?.start();
@@ -142,6 +162,7 @@ export function createCertificateManagers(c: ManagersConfig, d: ManagersDeps): C
     },
     stop() {
       stopWatchdog?.();
+      expiry?.cancel();
       client?.stop();
       serving?.stop();
     },

@@ -64,8 +64,11 @@ export interface KubeletServer {
   stopAccepting(): void;
   closeStreams(): Promise<void>;
   close(graceMs?: number): Promise<void>;
-  /** A rotated serving certificate: new handshakes get it, open connections (exec, logs follow) keep theirs. */
-  setCertificate(cert: string, key: string): void;
+  /**
+   * A rotated serving certificate: new handshakes get it, open connections (exec, logs follow) keep theirs.
+   * Without one (an expired serving certificate with no successor) new handshakes are refused again.
+   */
+  setCertificate(cert: string | undefined, key: string | undefined): void;
 }
 
 /** The kubelet's GetCertificate error while serverTLSBootstrap has no serving certificate yet. */
@@ -160,8 +163,8 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     ...closer,
     closeStreams: () => sockets.close(),
     setCertificate: (cert, key) => {
-      server.setSecureContext({ cert, key, ca: o.tls.clientCAs, minVersion: 'TLSv1.2' });
-      hasCertificate = true;
+      hasCertificate = Boolean(cert && key);
+      server.setSecureContext({ ...(hasCertificate ? { cert, key } : {}), ca: o.tls.clientCAs, minVersion: 'TLSv1.2' });
     },
   };
 }
