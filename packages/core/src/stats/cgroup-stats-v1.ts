@@ -1,10 +1,11 @@
 /**
  * cgroup v1 statistics: cpuacct.usage, cpuacct.stat (USER_HZ ticks), cpu.stat (CFS throttling),
  * memory.usage_in_bytes, memory.stat (total_*), memory.failcnt, memory.max_usage_in_bytes,
- * memory.limit_in_bytes, memory.oom_control oom_kill; process/thread counts from cgroup.procs/tasks.
+ * memory.limit_in_bytes, memory.oom_control oom_kill; the cgroup's own process count (cgroup.procs) and its
+ * threads (pids.current, else tasks), as cAdvisor.
  */
 import { readOptional, type CgroupLayout, type CgroupName, type HostFs } from '../cm/types.ts';
-import { cgroupDir, countRecursive, pidsRecursive } from './cgroup-walk.ts';
+import { cgroupDir, countOwn, pidsRecursive } from './cgroup-walk.ts';
 import { parseFlatKeyed, parseList, parseSingle } from './parse.ts';
 import type { CgroupStatsReader, CpuSample, MemorySample, ProcessSample } from './types.ts';
 
@@ -70,8 +71,9 @@ export class CgroupStatsV1 implements CgroupStatsReader {
   async processes(name: CgroupName): Promise<ProcessSample | undefined> {
     const d = this.dir('pids', name) ?? this.dir('cpu', name) ?? this.dir('memory', name);
     if (d === undefined) return undefined;
-    const counts = await countRecursive(this.deps.fs, d, ['cgroup.procs', 'tasks']);
-    return counts === undefined ? undefined : { processes: counts[0] ?? 0, threads: counts[1] ?? 0 };
+    const pids = this.dir('pids', name);
+    // The root cgroup of the pids hierarchy has no pids.current.
+    return countOwn(this.deps.fs, d, pids === undefined || name === '/' ? undefined : `${pids}/pids.current`, 'tasks');
   }
 
   pids(name: CgroupName, limit?: number): Promise<number[]> {

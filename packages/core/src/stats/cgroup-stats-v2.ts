@@ -5,7 +5,7 @@
  * process/thread counts from cgroup.procs / cgroup.threads.
  */
 import { readOptional, type CgroupLayout, type CgroupName, type HostFs } from '../cm/types.ts';
-import { cgroupDir, countRecursive, pidsRecursive } from './cgroup-walk.ts';
+import { cgroupDir, countOwn, pidsRecursive } from './cgroup-walk.ts';
 import { parseFlatKeyed, parseSingle } from './parse.ts';
 import type { CgroupStatsReader, CpuSample, MemorySample, ProcessSample } from './types.ts';
 
@@ -65,8 +65,7 @@ export class CgroupStatsV2 implements CgroupStatsReader {
   async processes(name: CgroupName): Promise<ProcessSample | undefined> {
     const d = this.dir(name);
     if (d === undefined) return undefined;
-    const counts = await countRecursive(this.deps.fs, d, ['cgroup.procs', 'cgroup.threads']);
-    return counts === undefined ? undefined : { processes: counts[0] ?? 0, threads: counts[1] ?? 0 };
+    return countOwn(this.deps.fs, d, name === '/' ? undefined : `${d}/pids.current`, 'cgroup.threads');
   }
 
   pids(name: CgroupName, limit?: number): Promise<number[]> {

@@ -40,7 +40,11 @@ test('v1 readers (cpu and cpuacct on separate mounts)', async () => {
       usageBytes: 104857600, workingSetBytes: 104857600 - 20971520, rssBytes: 52428800, cacheBytes: 41943040, mappedFileBytes: 4096,
       swapBytes: 0, maxUsageBytes: 209715200, failcnt: 12, oomEvents: 2, oomKills: 2, pageFaults: 1000, majorPageFaults: 7, limitBytes: -1,
     });
-    assert.deepEqual(await r.processes(C), { processes: 3, threads: 4 });
+    // cAdvisor's processStatsFromProcs: the cgroup's own cgroup.procs (not sub's), threads from pids.current.
+    g('pids', 'pids.current', '4\n');
+    assert.deepEqual(await r.processes(C), { processes: 2, threads: 4 });
+    rmSync(join(f.root, `/sys/fs/cgroup/pids${C}/pids.current`));
+    assert.deepEqual(await r.processes(C), { processes: 2, threads: 3 }, 'without pids.current: the own tasks');
     assert.deepEqual(await r.pids(C), [100, 101, 103]);
     assert.deepEqual(await r.pids(C, 1), [100], 'a limit stops the walk');
     g('pids', 'cgroup.procs', '');
@@ -68,6 +72,7 @@ test('v2 readers', async () => {
     g('memory.peak', '60000000\n');
     g('cgroup.procs', '7\n');
     g('cgroup.threads', '7\n8\n');
+    g('pids.current', '3\n');
     const l = await detectCgroupLayout(f.fs);
     assert.ok(l.ok);
     const r = createCgroupStatsReader(f.fs, l.layout);
@@ -80,7 +85,7 @@ test('v2 readers', async () => {
       usageBytes: 5e7, workingSetBytes: 4e7, rssBytes: 3e7, cacheBytes: 1.5e7, mappedFileBytes: 100, swapBytes: 0, maxUsageBytes: 6e7,
       failcnt: 4, oomEvents: 2, oomKills: 1, pageFaults: 55, majorPageFaults: 5, limitBytes: -1,
     });
-    assert.deepEqual(await r.processes(C), { processes: 1, threads: 2 });
+    assert.deepEqual(await r.processes(C), { processes: 1, threads: 3 }, 'threads from pids.current (hierarchical), as cAdvisor');
   } finally {
     f.cleanup();
   }

@@ -1,23 +1,18 @@
 /** Counting over a cgroup directory and its descendants. */
 import { readOptional, type HostFs } from '../cm/types.ts';
-import { countLines } from './parse.ts';
+import { countLines, parseSingle } from './parse.ts';
 
-/** Sums countLines(file) over dir and all descendant directories; undefined when dir is absent. */
-export async function countRecursive(fs: HostFs, dir: string, files: string[]): Promise<number[] | undefined> {
-  let ents;
-  try {
-    ents = await fs.readdir(dir);
-  } catch {
-    return undefined;
-  }
-  const totals: number[] = [];
-  for (const [i, f] of files.entries()) totals[i] = countLines(await readOptional(fs, `${dir}/${f}`));
-  for (const e of ents) {
-    if (!e.dir) continue;
-    const sub = await countRecursive(fs, `${dir}/${e.name}`, files);
-    sub?.forEach((n, i) => (totals[i] = (totals[i] ?? 0) + n));
-  }
-  return totals;
+/**
+ * A cgroup's process and thread counts as cAdvisor takes them (processStatsFromProcs): the processes are the lines of
+ * the cgroup's own `cgroup.procs` (not its descendants': a pod's or a QoS class's count is its own, usually 0), the
+ * threads `pids.current` (hierarchical, one read) where the pids controller is, else the lines of the thread file.
+ * No walk of the subtree: at 110 pods the QoS and kubepods cgroups' walks read ≈ 1000 files a sample.
+ */
+export async function countOwn(fs: HostFs, procsDir: string, pidsCurrent: string | undefined, threadsFile: string): Promise<{ processes: number; threads: number } | undefined> {
+  const procs = await readOptional(fs, `${procsDir}/cgroup.procs`);
+  if (procs === undefined) return undefined;
+  const current = pidsCurrent === undefined ? undefined : parseSingle(await readOptional(fs, pidsCurrent));
+  return { processes: countLines(procs), threads: current ?? countLines(await readOptional(fs, `${procsDir}/${threadsFile}`)) };
 }
 
 /** Pids from cgroup.procs of dir and its descendants (in order, first one first), at most `limit`. */

@@ -18,9 +18,9 @@ function samples(): SampleSource {
     '/': [at(0, { cpu: cpu(0), memory: mem(1000) }), at(10_000, { cpu: cpu(15e9), memory: mem(4000) })],
     '/kubepods/besteffort/podu1': [
       at(0, { cpu: cpu(0) }),
-      at(10_000, { cpu: cpu(5e9), memory: mem(3000), processes: { processes: 2, threads: 5 }, network: [{ name: 'lo', rxBytes: 1, rxPackets: 1, rxErrors: 0, rxDropped: 0, txBytes: 1, txPackets: 1, txErrors: 0, txDropped: 0 }, { name: 'eth0', rxBytes: 500, rxPackets: 5, rxErrors: 1, rxDropped: 0, txBytes: 700, txPackets: 7, txErrors: 2, txDropped: 0 }] }),
+      at(10_000, { cpu: cpu(5e9), memory: mem(3000), processes: { processes: 0, threads: 5 }, network: [{ name: 'lo', rxBytes: 1, rxPackets: 1, rxErrors: 0, rxDropped: 0, txBytes: 1, txPackets: 1, txErrors: 0, txDropped: 0 }, { name: 'eth0', rxBytes: 500, rxPackets: 5, rxErrors: 1, rxDropped: 0, txBytes: 700, txPackets: 7, txErrors: 2, txDropped: 0 }] }),
     ],
-    '/kubepods/besteffort/podu1/cid1': [at(0, { cpu: cpu(0) }), at(10_000, { cpu: cpu(2e9), memory: mem(2000, 10_000) })],
+    '/kubepods/besteffort/podu1/cid1': [at(0, { cpu: cpu(0) }), at(10_000, { cpu: cpu(2e9), memory: mem(2000, 10_000), processes: { processes: 2, threads: 2 } })],
   };
   return { latest: (k) => data[k]?.[1], previous: (k) => data[k]?.[0] };
 }
@@ -61,6 +61,7 @@ test('Summary from samples, statfs and du', async () => {
     assert.ok(pod);
     assert.equal(pod.cpu?.usageNanoCores, 5e8);
     assert.equal(pod.memory?.workingSetBytes, 3000);
+    // The containers' counts summed (the kubelet's mergeProcessStats), not the pod cgroup's own (0, as cAdvisor reads it).
     assert.deepEqual(pod.process_stats, { process_count: 2 });
     assert.equal(pod.network?.name, 'eth0');
     assert.equal(pod.network?.rxBytes, 500);

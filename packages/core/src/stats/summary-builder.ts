@@ -172,7 +172,11 @@ export class SummaryBuilder {
       eph.inodesUsed = used.reduce((a, f) => a + (f?.inodesUsed ?? 0), 0);
       out['ephemeral-storage'] = eph;
     }
-    if (sample?.processes) out.process_stats = { process_count: sample.processes.processes };
+    // The sum of the containers' own counts, as the kubelet's CRI stats provider (mergeProcessStats): the pod
+    // cgroup's own cgroup.procs holds none of them.
+    const counts = src.containers.map((c) => this.deps.samples.latest(c.cgroup)?.processes?.processes).filter((n): n is number => n !== undefined);
+    if (counts.length > 0) out.process_stats = { process_count: counts.reduce((a, n) => a + n, 0) };
+    else if (sample?.processes) out.process_stats = { process_count: sample.processes.processes };
     return out;
   }
 
