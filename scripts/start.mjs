@@ -39,8 +39,16 @@ const agent = spawn(
     '--read-only-port', ports.readOnly,
     '--healthz-port', ports.healthz,
   ],
-  // Two libuv pool threads, not four: each pool thread's malloc arena costs RSS (apps/agent/src/daemon-env.ts).
-  { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '2' } },
+  // Two libuv pool threads and 1 MiB semi-spaces: RSS (apps/agent/src/daemon-env.ts, whose test holds these to it).
+  {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '2',
+      NODE_OPTIONS: /--max-semi-space-size\b/.test(process.env.NODE_OPTIONS ?? '') ? process.env.NODE_OPTIONS : `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=1`.trim(),
+    },
+  },
 );
 children.push(agent);
 
