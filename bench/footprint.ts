@@ -6,7 +6,8 @@
 // `--compiled` runs `npm run build`'s output (dist/) with plain node, `--dist <dir>` a build elsewhere
 // (`node scripts/build.mjs --out <dir>`). `--profile <dir>`: after each measured window, a CPU profile
 // (PROFILE_S (30) s) and a heap snapshot of the agent and the embedded runtime over their inspectors into <dir>,
-// with the top functions printed (the inspector costs a little: measure without it).
+// with the top functions printed (the inspector costs a little: measure without it). Beside each window, the agent's
+// CRI calls in it by operation (bench/runtime-ops.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -17,6 +18,7 @@ import { createAgentProcess, type AgentProcess } from '../tests/conformance/agen
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { cpuProfile, heapSnapshot, inspectorUrl, summarizeProfile } from './inspector.ts';
 import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { operationRates, runtimeOperations } from './runtime-ops.ts';
 import { percentile, table } from './stats.ts';
 
 const TICK = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux.
@@ -160,10 +162,13 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
         await waitUntil(`${o.pods} pods running`, async () => (await runningPods(a.readOnlyUrl)) === o.pods, 120_000 + o.pods * 6000);
       }],
     ];
+    const ops = async () => runtimeOperations(await (await fetch(`${a.readOnlyUrl}/metrics`)).text());
     for (const [phase, setup] of phases) {
       await setup();
       await new Promise((r) => setTimeout(r, o.settleS * 1000));
+      const opsBefore = await ops();
       const m = await measure(procs, o.windowS);
+      console.log(`\n${rt.name} ${phase}: the agent's CRI calls in the ${o.windowS} s window (kubelet_runtime_operations_total)\n${table(['operation', 'calls', 'per minute'], operationRates(opsBefore, await ops(), o.windowS))}`);
       for (const [name, u] of Object.entries(m.usage)) {
         rows.push([name, rt.name, phase, u.rssP50.toFixed(0), u.rssP99.toFixed(0), u.cpuPct.toFixed(2), u.cpuP99.toFixed(1), m.load.toFixed(2)]);
         console.error(`  ${rows.at(-1)?.join(' | ')}`); // kept when a later phase fails

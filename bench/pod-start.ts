@@ -12,15 +12,28 @@ import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { POD_NAMESPACE_LABEL } from '@nodelet/core/container';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
+import { captureTemplate, instantiate, type FloorTemplate } from './floor-config.ts';
 import { benchPodManifest, compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
+
+type SandboxConfig = NonNullable<Parameters<CriClient['runPodSandbox']>[0]['config']>;
+type ContainerConfig = NonNullable<Parameters<CriClient['createContainer']>[0]['config']>;
+
+/** The floor's requests: the agent's own (floor-config.ts), with the cgroup root the floor's pods go under. */
+interface Floor {
+  template: FloorTemplate;
+  cgroupRoot: string;
+}
 
 export interface StartSizes {
   /** Single-pod starts (each measured alone). */
   singles: number;
   /** Burst sizes: that many manifests written at once; the figure is the time until all are Running. */
   bursts: number[];
-  /** Start one pod each way first and drop it (first exec of the code paths, image unpack); default true. */
+  /**
+   * Start one raw pod first and drop it (first exec of the code paths, image unpack); default true. The agent always
+   * starts one first: its requests become the floor's (floor-config.ts).
+   */
   warm?: boolean;
 }
 
@@ -92,31 +105,39 @@ async function agentClean(agent: AgentProcess, cri: CriClient, names: string[]):
   }, 200);
 }
 
-/** The raw CRI floor: the same three calls the agent makes, straight at the runtime. */
-async function criStart(cri: CriClient, logDir: string, names: string[], image: string): Promise<{ ms: number[]; sandboxes: string[] }> {
+/**
+ * The raw CRI floor: the same three calls the agent makes, straight at the runtime. With `floor` (the agent's own
+ * requests, floor-config.ts) each pod's requests are the agent's under a new name, prepared before the clock starts;
+ * without, a minimal pod (no cgroup parent, DNS, mounts or security context: lighter work for the runtime).
+ */
+async function criStart(cri: CriClient, logDir: string, names: string[], image: string, floor?: Floor): Promise<{ ms: number[]; sandboxes: string[] }> {
+  const requests = names.map((name) => {
+    const uid = `uid-${name}-${Date.now()}`;
+    if (floor) {
+      const r = instantiate(floor.template, name, uid, logDir, floor.cgroupRoot);
+      return { sandbox: r.sandbox as unknown as SandboxConfig, container: r.container as unknown as ContainerConfig };
+    }
+    const sandbox = {
+      metadata: { name, namespace: 'bench-raw', uid, attempt: 0 },
+      hostname: name,
+      logDirectory: join(logDir, name),
+      linux: {},
+    };
+    mkdirSync(sandbox.logDirectory, { recursive: true });
+    const container = {
+      metadata: { name: 'main', attempt: 0 },
+      image: { image },
+      command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done'],
+      envs: [{ key: 'PATH', value: Buffer.from('/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin') }],
+      logPath: 'main/0.log',
+    };
+    return { sandbox, container };
+  });
   const t0 = performance.now();
   const results = await Promise.all(
-    names.map(async (name) => {
-      const uid = `uid-${name}-${Date.now()}`;
-      const config = {
-        metadata: { name, namespace: 'bench-raw', uid, attempt: 0 },
-        hostname: name,
-        logDirectory: join(logDir, name),
-        linux: {},
-      };
-      mkdirSync(config.logDirectory, { recursive: true });
-      const { podSandboxId } = await cri.runPodSandbox({ config });
-      const { containerId } = await cri.createContainer({
-        podSandboxId,
-        config: {
-          metadata: { name: 'main', attempt: 0 },
-          image: { image },
-          command: ['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 1; done'],
-          envs: [{ key: 'PATH', value: Buffer.from('/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin') }],
-          logPath: 'main/0.log',
-        },
-        sandboxConfig: config,
-      });
+    requests.map(async ({ sandbox, container }) => {
+      const { podSandboxId } = await cri.runPodSandbox({ config: sandbox });
+      const { containerId } = await cri.createContainer({ podSandboxId, config: container, sandboxConfig: sandbox });
       await cri.startContainer({ containerId });
       return { ms: performance.now() - t0, sandbox: podSandboxId };
     }),
@@ -142,6 +163,9 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
     args: ['--cgroup-root', cgroupRoot],
   });
   const logDir = mkdtempSync(join(tmpdir(), 'nodelet-bench-logs-'));
+  // The floor's pod cgroups: beside the agent's root, not under it (the agent removes pod cgroups it does not know).
+  const floorCgroupRoot = `/nodelet-bench-floor-${process.pid}`;
+  let floor: Floor | undefined;
   let cri: CriClient | undefined;
   const rows: StartRow[] = [];
   try {
@@ -149,10 +173,13 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
     cri = createCriClient(agent.endpoint);
     const c = cri;
     // Warm both paths once (first exec of the runtime's code paths, image unpack).
-    if (sizes.warm !== false) {
-      await agentStart(agent, ['warm'], rt.image).then(() => agentClean(agent, c, ['warm']));
-      await criStart(c, logDir, ['warm-raw'], rt.image).then((r) => criClean(c, r.sandboxes));
-    }
+    // The agent's requests for its warm-up pod become the floor's (read while the pod runs).
+    await agentStart(agent, ['warm'], rt.image);
+    const template = await captureTemplate(c, `warm-${agent.nodeName}`, agent.rootDir, logDir);
+    await agentClean(agent, c, ['warm']);
+    if (typeof template === 'string') console.error(`${rt.name}: the floor makes a minimal pod (${template})`);
+    else floor = { template, cgroupRoot: floorCgroupRoot };
+    if (sizes.warm !== false) await criStart(c, logDir, ['warm-raw'], rt.image, floor).then((r) => criClean(c, r.sandboxes));
 
     // A scenario that fails (a CRI deadline on an overloaded machine) is a row saying so; the runtime may hold
     // its leftovers, so the scenarios after it are not run.
@@ -172,7 +199,7 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
       for (let i = 0; i < sizes.singles; i++) {
         single.agent.push(...(await agentStart(agent, [`one-${i}`], rt.image)));
         await agentClean(agent, c, [`one-${i}`]);
-        const raw = await criStart(c, logDir, [`raw-one-${i}`], rt.image);
+        const raw = await criStart(c, logDir, [`raw-one-${i}`], rt.image, floor);
         single.raw.push(...raw.ms);
         await criClean(c, raw.sandboxes);
       }
@@ -184,7 +211,7 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
       ok = await scenario(row, async () => {
         row.agent = await agentStart(agent, names, rt.image);
         await agentClean(agent, c, names);
-        const raw = await criStart(c, logDir, names.map((x) => `raw-${x}`), rt.image);
+        const raw = await criStart(c, logDir, names.map((x) => `raw-${x}`), rt.image, floor);
         row.raw = raw.ms;
         await criClean(c, raw.sandboxes);
       });
@@ -195,6 +222,7 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
     cri?.close();
     await agent.dispose().catch((e: unknown) => console.error(`agent cleanup: ${String(e)}`));
     removeCgroupRoot(cgroupRoot);
+    removeCgroupRoot(floorCgroupRoot);
     rmSync(logDir, { recursive: true, force: true });
   }
   return rows;

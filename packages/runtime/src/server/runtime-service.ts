@@ -8,6 +8,7 @@ import { runtimeHandlers } from '../runtime/handlers.ts';
 import type { RuntimeEvent } from '../runtime/events.ts';
 import { toContainerItem, toContainerStats, toContainerStatus, toSandboxItem, toSandboxStatus } from './convert.ts';
 import { podSandboxStats } from './pod-stats.ts';
+import { goJson } from './verbose-config.ts';
 import { unary, unimplemented, unimplementedStream } from './unary.ts';
 import type { StreamingServer } from '../streaming/streaming-server.ts';
 import { streamingHandlers } from '../streaming/stream-rpcs.ts';
@@ -57,7 +58,7 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
       if (!s) return fail('NOT_FOUND', `an error occurred when try to find sandbox "${req.podSandboxId}": not found`);
       const containersStatuses = ctx.store.containersOf(s.id).map((c) => toContainerStatus(c, image(c.imageId)));
       const info: Record<string, string> = req.verbose
-        ? { info: JSON.stringify({ pid: s.pausePid ?? 0, namespaces: s.namespaces, cgroupParent: s.cgroupParent }) }
+        ? { info: JSON.stringify({ pid: s.pausePid ?? 0, namespaces: s.namespaces, cgroupParent: s.cgroupParent, config: goJson(s.config) }) }
         : {};
       return ok({ status: toSandboxStatus(s), info, containersStatuses, timestamp: Date.now() * 1e6 });
     }),
@@ -75,7 +76,7 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
       const c = ctx.store.findContainer(req.containerId);
       if (!c) return fail('NOT_FOUND', `an error occurred when try to find container "${req.containerId}": not found`);
       const info: Record<string, string> = req.verbose
-        ? { info: JSON.stringify({ pid: c.pid ?? 0, sandboxID: c.sandboxId, cgroupPath: c.cgroupPath, argv: c.argv, imageId: c.imageId }) }
+        ? { info: JSON.stringify({ pid: c.pid ?? 0, sandboxID: c.sandboxId, cgroupPath: c.cgroupPath, argv: c.argv, imageId: c.imageId, config: goJson(c.config) }) }
         : {};
       return ok({ status: toContainerStatus(c, image(c.imageId)), info });
     }),
