@@ -53,6 +53,7 @@ import { nodeLogRotationFs } from './log-rotation-fs.ts';
 import { ContainerLogManager } from '../kuberuntime/logs/log-rotation.ts';
 import { buildApiServerWiring, type ApiServerWiring } from './apiserver-wiring.ts';
 import { DEFAULT_SYNC_FREQUENCY_MS, type KubeletConfig, type KubeletDeps } from './config.ts';
+import { RuntimeCache } from '../container/runtime-cache.ts';
 import type { ContainerLogOptions, HealthReport, KubeletApi, LogsResult, NodeSummary } from './types.ts';
 
 export class Kubelet implements KubeletApi {
@@ -64,6 +65,8 @@ export class Kubelet implements KubeletApi {
   readonly cache = new StatusCache();
   readonly pleg: GenericPleg | EventedPleg;
   readonly runtime: KubeRuntimeManager;
+  /** Running pods as last listed: housekeeping lists afresh, the volume orphan scan takes a list ≤ 3 s old. */
+  private readonly runtimeCache: RuntimeCache;
   /** Volume manager + configMap / secret / token managers (on a real host: deps.hostFs). */
   readonly volumes: VolumeWiring | undefined;
   readonly runtimeState: RuntimeState;
@@ -107,6 +110,7 @@ export class Kubelet implements KubeletApi {
     private readonly config: KubeletConfig,
   ) {
     const { clock, logger } = deps;
+    this.runtimeCache = new RuntimeCache(() => this.runtime.getPods(false), clock);
     this.startTime = new Date(clock.now()).toISOString();
     this.events = deps.bus ?? new InMemoryEventBus({ clock, logger });
     this.recorder = new KubeletEventRecorder({ bus: this.events, clock, logger });
@@ -127,7 +131,7 @@ export class Kubelet implements KubeletApi {
     this.stats = buildNodeStats(deps, config, { recorder: this.recorder, bus: this.events, podManager: this.podManager, cache: this.cache, isActive: (uid) => this.activePods.has(uid), startTimeMs: clock.now() });
     const runtimeMetrics = deps.metrics ?? this.stats?.kubeletMetrics.runtime;
     const cri = runtimeMetrics ? instrumentCri(deps.cri, runtimeMetrics, clock) : deps.cri;
-    this.volumes = buildVolumeWiring(deps, config, { sink, podState: () => this.workers, runningUids: async () => new Set((await this.runtime.getPods(false)).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady(), allocatable: () => this.downwardAllocatable() });
+    this.volumes = buildVolumeWiring(deps, config, { sink, podState: () => this.workers, runningUids: async () => new Set((await this.runtimeCache.getPods()).map((p) => p.uid)), sourcesReady: () => this.podConfig.sourcesReady(), allocatable: () => this.downwardAllocatable() });
     this.probes = new KubeletProbes(
       { cri, clock, logger, recorder: this.recorder, bus: this.events, statusManager: this.statusManager },
       {
@@ -211,6 +215,7 @@ export class Kubelet implements KubeletApi {
       probes: this.probes.manager,
       podSyncHandlers: [new ActiveDeadlineHandler({ clock, statusProvider: this.statusManager, recorder: this.recorder })],
       ...(this.stats ? { podCgroups: this.stats.cm } : {}),
+      runningPods: () => this.runtimeCache.forceUpdate(),
     });
     this.workers = new PodWorkers(
       { handlers: this.handlers, cache: this.cache, clock, logger: logger.child('pod-workers'), refresh: (uid, p, after) => this.pleg.updateCache(uid, p.metadata?.name ?? '', p.metadata?.namespace ?? 'default', after) },

@@ -59,6 +59,8 @@ export interface PodHandlerContext {
   podSyncHandlers?: PodSyncHandler[];
   /** Pod cgroups: ensured before each runtime sync (RunPodSandbox), orphans removed in housekeeping. */
   podCgroups?: { ensurePod(pod: V1Pod): Promise<void>; cleanup(activeUids: Iterable<string>): Promise<void> };
+  /** The running pods for housekeeping, listed now (through the kubelet's runtime cache, which others read); default: the runtime's list. */
+  runningPods?: () => Promise<RuntimePod[]>;
 }
 
 const uidOf = (p: V1Pod): string => p.metadata?.uid ?? '';
@@ -314,7 +316,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     const w = c.workers();
     let running: RuntimePod[];
     try {
-      running = await c.runtime.getPods(false);
+      running = await (c.runningPods ? c.runningPods() : c.runtime.getPods(false));
     } catch (err) {
       c.logger.warn('housekeeping: failed to list running pods', { err: String(err) });
       return;
