@@ -89,7 +89,7 @@ describe('tail CLI against a running server', () => {
   it('reconnects after the server drops it and prints what it missed', async () => {
     const tail = startTail(['--pod', 'web']);
     await tail.waitFor(/^connected to/, 'err');
-    ts.srv.sockets.io.disconnectSockets(true);
+    (await ts.srv.sockets.ready()).io.disconnectSockets(true);
     await tail.waitFor(/^disconnected \(io server disconnect\)/, 'err');
     const missed = kubelet.events.publish({ type: 'podConfig', pod: { namespace: 'default', name: 'web', uid: 'u1' }, op: 'UPDATE', source: 'file' });
     const line = await tail.waitFor(/UPDATE from file/);

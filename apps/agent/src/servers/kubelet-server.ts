@@ -7,12 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServer, type Server as HttpsServer } from 'node:https';
-import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HealthReport, KubeletApi } from '@nodelet/core/kubelet';
 import type { Logger } from '@nodelet/core/util';
 import { createStreamHub } from '../streams/hub.ts';
-import { attachSocketServer, type SocketServerHandle } from '../streams/socket-server.ts';
-import { appRouter } from '../trpc/router.ts';
+import { lazySocketServer, type LazySocketServer } from '../streams/lazy-socket-server.ts';
 import type { TrpcContext } from '../trpc/trpc.ts';
 import { createRequestGuard, type Authorizer, type BearerAuthenticator, type GuardOptions, type UserInfo } from './auth.ts';
 import { listen, rejectTarget, methodNotAllowed, notFound, parseRequestTarget, sendJson, sendText, serverCloser } from './http-util.ts';
@@ -58,7 +56,7 @@ export interface KubeletServerOptions {
 
 export interface KubeletServer {
   server: HttpsServer;
-  sockets: SocketServerHandle;
+  sockets: LazySocketServer;
   listen(port: number, host: string): Promise<number>;
   /** Stop accepting new connections (existing ones finish). */
   stopAccepting(): void;
@@ -86,15 +84,12 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
   });
   const users = new WeakMap<IncomingMessage, UserInfo>();
   const streams = createStreamHub(o.kubelet, o.recorder); // one hub, two transports: tRPC subscriptions and socket.io
-  const trpc = createHTTPHandler({
-    router: appRouter,
-    basePath: '/trpc/',
-    maxBodySize: MAX_TRPC_BODY_BYTES,
-    createContext: ({ req }): TrpcContext => ({ kubelet: o.kubelet, streams, ...(o.recorder ? { recorder: o.recorder } : {}), user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}), ...(o.certificates ? { certificates: o.certificates.status } : {}) }),
-    onError: ({ path, error }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') o.logger.error('trpc error', { path, err: error.message });
-    },
-  });
+  const context = (req: IncomingMessage): TrpcContext => ({ kubelet: o.kubelet, streams, ...(o.recorder ? { recorder: o.recorder } : {}), user: users.get(req) ?? { name: 'unknown', groups: [] }, ...(o.health ? { health: o.health } : {}), ...(o.certificates ? { certificates: o.certificates.status } : {}) });
+  // Loaded on the first /trpc request (trpc-handler.ts: @trpc/server, the routers and zod are RSS a console-less node never needs).
+  let trpcHandler: Promise<(req: IncomingMessage, res: ServerResponse) => void> | undefined;
+  const trpc = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    (trpcHandler ??= import('./trpc-handler.ts').then((m) => m.createTrpcHandler({ context, logger: o.logger }))).then((h) => h(req, res));
+  let sockets: LazySocketServer;
   const server = createServer(
     {
       ...(hasCertificate ? { cert: o.tls.cert, key: o.tls.key } : {}),
@@ -108,6 +103,8 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
       ...limitServerOptions(limits),
     },
     (req, res) => {
+      // Until socket.io is attached (lazy-socket-server.ts) its requests come here; engine.io's middleware guards them.
+      if ((req.url ?? '').startsWith(`${SOCKET_PATH}/`) && !sockets.io) return sockets.handleRequest(req, res);
       const target = parseRequestTarget(req.url);
       if (!target.ok) return rejectTarget(res, target);
       const isTrpc = target.url.pathname === '/trpc' || target.url.pathname.startsWith('/trpc/');
@@ -129,7 +126,11 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
     },
   );
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if ((req.url ?? '').startsWith(`${SOCKET_PATH}/`)) return; // socket.io's own upgrade listener (engine.io matches the raw URL)
+    if ((req.url ?? '').startsWith(`${SOCKET_PATH}/`)) {
+      // socket.io's own upgrade listener takes it once attached (engine.io matches the raw URL); the first one is ours to hand over.
+      if (!sockets.io) sockets.handleUpgrade(req, socket, head);
+      return;
+    }
     const reject = (status: number, message: string) => rejectUpgrade(socket, status, message, req.method === 'HEAD');
     const target = parseRequestTarget(req.url);
     if (!target.ok) return reject(400, target.message);
@@ -149,7 +150,8 @@ export function createKubeletServer(o: KubeletServerOptions): KubeletServer {
       reject(500, 'Internal Server Error');
     });
   });
-  const sockets = attachSocketServer(server, { hub: streams, guard, logger: o.logger });
+
+  sockets = lazySocketServer(server, { hub: streams, guard, logger: o.logger });
   applyLimits(server, limits, 'secureConnection', o.logger);
   // Go's http.Server logs each failed handshake as "http: TLS handshake error from <addr>: <err>".
   server.on('tlsClientError', (_err, socket) => {
@@ -174,7 +176,7 @@ async function route(
   res: ServerResponse,
   url: URL,
   o: KubeletServerOptions,
-  trpc: (req: IncomingMessage, res: ServerResponse) => void,
+  trpc: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
 ): Promise<void> {
   const path = url.pathname;
   if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
