@@ -13,6 +13,7 @@ import { POD_NAMESPACE_LABEL } from '@nodelet/core/container';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { captureTemplate, instantiate, type FloorTemplate } from './floor-config.ts';
+import { operationDurations, perStart } from './runtime-ops.ts';
 import { benchPodManifest, compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 
@@ -195,7 +196,11 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
       return row.error === undefined;
     };
     const single: StartRow = { label: '1 pod', kind: 'single', agent: [], raw: [], load: 0 };
+    // The agent's own CRI time per single start (its kubelet_runtime_operations_duration_seconds, summed over the
+    // starts and their cleanups): what of the agent's figure the runtime spent, beside the floor's.
+    const durations = async () => operationDurations(await (await fetch(`${agent.readOnlyUrl}/metrics`)).text());
     let ok = sizes.singles === 0 || await scenario(single, async () => {
+      const before = await durations();
       for (let i = 0; i < sizes.singles; i++) {
         single.agent.push(...(await agentStart(agent, [`one-${i}`], rt.image)));
         await agentClean(agent, c, [`one-${i}`]);
@@ -203,6 +208,7 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
         single.raw.push(...raw.ms);
         await criClean(c, raw.sandboxes);
       }
+      console.log(`\n${rt.name}: the agent's CRI calls per single start (start and removal, ${sizes.singles} pods)\n${table(['operation', 'calls', 'ms'], perStart(before, await durations(), sizes.singles))}`);
     });
     for (const n of sizes.bursts) {
       if (!ok) break;
