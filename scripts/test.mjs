@@ -92,7 +92,7 @@ function runNodeTests() {
     const gFailed = count('fail') + count('cancelled');
     passed += count('pass');
     failed += gFailed + (r.status !== 0 && gFailed === 0 ? 1 : 0);
-    totals.skipped += count('skip') + count('todo');
+    totals.skipped += count('skipped') + count('todo'); // node's summary says "# skipped N"
     if (r.status !== 0) status = r.status ?? 1;
     failures.push(...failedTests(text));
   }
