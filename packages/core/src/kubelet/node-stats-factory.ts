@@ -24,6 +24,8 @@ export function buildNodeStats(deps: KubeletDeps, config: KubeletConfig, parts: 
   const housekeeping = {
     ...(o.housekeepingIntervalMs !== undefined ? { intervalMs: o.housekeepingIntervalMs } : {}),
     ...(o.maxHousekeepingIntervalMs !== undefined ? { maxIntervalMs: o.maxHousekeepingIntervalMs } : {}),
+    // cAdvisor's jitter(interval, 1.0), as the kubelet's embedded cAdvisor waits between housekeepings.
+    jitterFactor: o.housekeepingJitterFactor ?? 1.0,
     ...(o.watchIntervalMs !== undefined ? { watchIntervalMs: o.watchIntervalMs } : {}),
     ...(o.volumeStatsAggPeriodMs !== undefined ? { fsUsageIntervalMs: o.volumeStatsAggPeriodMs } : {}),
   };

@@ -17,6 +17,8 @@ export interface NodeStatsOptions {
   /** Housekeeping interval (10 s) and its dynamic maximum (15 s). */
   housekeepingIntervalMs?: number;
   maxHousekeepingIntervalMs?: number;
+  /** cAdvisor's housekeeping jitter maxFactor (1.0: each wait a random 0–100 % longer); 0 = exact intervals. */
+  housekeepingJitterFactor?: number;
   /** volumeStatsAggPeriod: disk usage (du) of logs, writable layers and volumes (1 min). */
   volumeStatsAggPeriodMs?: number;
   /** Rate of samples for watched containers (1 s). */

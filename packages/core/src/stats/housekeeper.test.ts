@@ -106,3 +106,20 @@ test('history is bounded to 2 minutes; unregister stops sampling; sampleNow forc
   assert.deepEqual(hk.watch('c')(), undefined);
   hk.stop();
 });
+
+test('jitter as cAdvisor\'s jitter(interval, maxFactor): each unwatched wait is the interval plus random × maxFactor of it', async () => {
+  const clock = new FakeClock();
+  const f = fakeSampler(clock);
+  f.busy.add('c');
+  const draws = [0.5, 0, 0.999];
+  const hk = new Housekeeper({ clock, sampler: f.sampler, logger: nullLogger, random: () => draws.shift() ?? 0 }, { jitterFactor: 1 });
+  hk.register({ key: 'c', cgroup: '/c' });
+  hk.start();
+  await clock.step(60_000);
+  assert.deepEqual(f.times('c'), [0, 15_000, 25_000, 44_990, 54_990]);
+  const un = hk.watch('c');
+  await clock.step(2_000);
+  un();
+  assert.deepEqual(f.times('c').slice(5), [60_000, 61_000, 62_000], 'watched: the fast rate, no jitter');
+  hk.stop();
+});

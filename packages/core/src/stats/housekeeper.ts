@@ -1,6 +1,7 @@
 /**
  * Housekeeping: samples every registered container on an interval (kubelet: 10 s, doubling up to 15 s
- * while nothing changes — cAdvisor's dynamic housekeeping), keeps samples in time-bounded ring buffers
+ * while nothing changes — cAdvisor's dynamic housekeeping — each wait stretched by cAdvisor's jitter(interval, 1.0): a
+ * random 0–100 % more, so the containers' samples spread out and come every 15 s on average), keeps samples in time-bounded ring buffers
  * (2 min), and samples containers somebody watches at a fast rate, reference-counted: the last unwatch
  * drops back to the housekeeping rate (or to nothing when sampleUnwatched is false).
  */
@@ -19,6 +20,8 @@ export interface HousekeeperConfig {
   maxAgeMs?: number;
   /** false = containers nobody watches are not sampled at all. Default true (eviction needs them). */
   sampleUnwatched?: boolean;
+  /** cAdvisor's jitter maxFactor for housekeeping waits (the kubelet: 1.0); default 0 (exact intervals). */
+  jitterFactor?: number;
 }
 
 export type SampleListener = (key: string, sample: ContainerSample) => void;
@@ -39,7 +42,7 @@ export class Housekeeper {
   private readonly cfg: Required<HousekeeperConfig>;
 
   constructor(
-    private readonly deps: { clock: Clock; sampler: Sampler; logger: Logger },
+    private readonly deps: { clock: Clock; sampler: Sampler; logger: Logger; random?: () => number },
     config: HousekeeperConfig = {},
   ) {
     this.cfg = {
@@ -49,6 +52,7 @@ export class Housekeeper {
       watchIntervalMs: config.watchIntervalMs ?? 1_000,
       maxAgeMs: config.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
       sampleUnwatched: config.sampleUnwatched ?? true,
+      jitterFactor: config.jitterFactor ?? 0,
     };
   }
 
@@ -142,7 +146,9 @@ export class Housekeeper {
 
   private delay(e: Entry): number | undefined {
     if (e.listeners.size > 0) return this.cfg.watchIntervalMs;
-    return this.cfg.sampleUnwatched ? e.intervalMs : undefined;
+    if (!this.cfg.sampleUnwatched) return undefined;
+    // cAdvisor's jitter(d, maxFactor): d + rand * maxFactor * d.
+    return this.cfg.jitterFactor > 0 ? e.intervalMs * (1 + (this.deps.random ?? Math.random)() * this.cfg.jitterFactor) : e.intervalMs;
   }
 
   private cancel(e: Entry): void {
