@@ -5,7 +5,8 @@
  * line ("ok", right before the command is exec'd) on two pipes; the start must not take the exit it saw first for
  * a failed start, nor lose the reason a setup that failed gave. Repeated a bounded number of times, as the order the
  * two arrive in varies from run to run.
- * Run: node --import tsx --test packages/runtime/src/server/cri-quick-exit.test.ts
+ * Run: node --import tsx --test packages/runtime/src/server/cri-quick-exit.integration.test.ts (an integration file: its
+ * 105 container starts take 60–120 s on two loaded cores, past the 180 s per-file limit of the short tests once).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
