@@ -1,7 +1,7 @@
 /**
  * The tRPC console API handler (/trpc on the kubelet port). Loaded on the first /trpc request (kubelet-server.ts):
- * @trpc/server, the routers and zod cost the agent ≈ 17 MiB of RSS (code and module sources), which a node nobody
- * opens a console on never needs.
+ * @trpc/server, the routers and zod are code and module source text a node nobody opens a console on never needs
+ * (with socket.io loaded late too, the idle agent's RSS 84 → 80 MiB; docs/performance.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';

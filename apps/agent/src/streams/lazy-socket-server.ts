@@ -1,6 +1,6 @@
 /**
  * socket.io on the kubelet port, attached on the first /socket.io request or upgrade: socket.io, engine.io, ws and the
- * zod schemas of its events cost the agent ≈ 13 MiB of RSS, which a node nobody opens a console on never needs. Once
+ * zod schemas of its events are code a node nobody opens a console on never needs (trpc-handler.ts likewise). Once
  * attached, engine.io's own listeners take every later request; the first one is handed to it here (a listener added
  * while an event is emitted does not see that event). The guard runs in engine.io's middleware (socket-server.ts),
  * for the first request as for the others.
