@@ -184,8 +184,23 @@ const tokenUrlOf = (consoleUrl: string, token: string, path = '/') => `${console
  * Signs the page's browser context in by opening the token URL (of `path`, default `/`), as a user opens the URL
  * `npm start` prints: the console sets its session cookie and redirects to the same URL without the token.
  */
+/**
+ * page.goto, again when Chromium aborts it with net::ERR_NETWORK_CHANGED: Chromium cancels navigations when a network
+ * interface of the host changes, and the agent under test adds a bridge and veths while its pods start.
+ */
+export async function gotoStable(page: Page, url: string): Promise<Awaited<ReturnType<Page['goto']>>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await page.goto(url);
+    } catch (err) {
+      if (attempt >= 4 || !String(err).includes('ERR_NETWORK_CHANGED')) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 export async function signIn(page: Page, stack: Pick<Stack, 'consoleUrl' | 'token'>, path = '/'): Promise<void> {
-  const res = await page.goto(tokenUrlOf(stack.consoleUrl, stack.token, path));
+  const res = await gotoStable(page, tokenUrlOf(stack.consoleUrl, stack.token, path));
   if (!res?.ok() || page.url().includes('token=')) throw new Error(`sign-in at ${path} failed: ${res?.status()} ${page.url()}`);
 }
 

@@ -6,7 +6,7 @@
 import { test, expect, type Page, type BrowserContext, type TestInfo } from '@playwright/test';
 import { parse } from 'yaml';
 import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
-import { signIn, startStack, type Stack } from './harness.ts';
+import { gotoStable, readOnlyPods, signIn, startStack, type Stack } from './harness.ts';
 
 const NODE = 'e2e-pods';
 let api: ApiServerDouble;
@@ -74,7 +74,9 @@ test.describe.serial('pod list', () => {
 
   test('a label selector narrows the list, the view lives in the URL; screenshots at 1280 and 375 px', async ({}, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(stack.consoleUrl);
+    // Every pod's sandbox up first: its network interfaces appearing abort Chromium's navigations (ERR_NETWORK_CHANGED).
+    await expect.poll(async () => (await readOnlyPods(stack)).filter((p) => (p.status as { podIP?: string } | undefined)?.podIP).length, { timeout: 150_000 }).toBe(PODS.length);
+    await gotoStable(page, stack.consoleUrl);
     // Twelve pods start at once: on a loaded 2-core machine that takes a while.
     await expect(row('default', 'web-1')).toHaveAttribute('data-status', 'Running', { timeout: 150_000 });
     await expect(visibleRows()).toHaveCount(PODS.length);

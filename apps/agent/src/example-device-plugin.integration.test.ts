@@ -82,7 +82,8 @@ function suite(runtime: string, NODE: string, image: string, setup: RuntimeSetup
         const r = await call(`https://127.0.0.1:${agent.port}/containerLogs/default/${name}/c`, tls());
         return r.status === 200 && r.body.includes('END') ? r.body : undefined;
       }, 60_000, `${name} printed its device`).catch((err: Error) => {
-        throw new Error(`${err.message}; its status: ${JSON.stringify(getPod(name)?.status)}`);
+        const devices = agent.lines.filter((l) => /device|Endpoint|plugin/i.test(l)).slice(-15).join('\n');
+        throw new Error(`${err.message}; its status: ${JSON.stringify(getPod(name)?.status)}\nthe agent's device log (last lines):\n${devices}`);
       });
       const m = /^FAKE_DEVICE=(fake-[01])\nfake device \1\nEND\n$/.exec(log);
       assert.ok(m, `the device's env var and file in the container: ${JSON.stringify(log)}`);
@@ -161,6 +162,8 @@ function suite(runtime: string, NODE: string, image: string, setup: RuntimeSetup
         const beat = Date.parse(n?.status?.conditions?.find((c) => c.type === 'Ready')?.lastHeartbeatTime as unknown as string);
         return beat >= Math.ceil(restartedAt / 1000) * 1000 && n?.status?.allocatable?.[RES] === '2' ? true : undefined;
       }, 30_000, 'a status of the restarted agent with both devices allocatable');
+      // And the restarted device manager itself holding both healthy (its own log: the Node object may lag or lead it).
+      await eventually(async () => (agent.lines.some((l) => l.includes('Processed device updates for resource') && l.includes(`"resourceName":"${RES}"`) && l.includes('"healthyCount":2')) ? true : undefined), 30_000, 'the restarted device manager with both devices healthy');
       const holder = getPod('uses-fake')!;
       const entries = JSON.parse(readFileSync(join(agent.root, 'device-plugins', 'kubelet_internal_checkpoint'), 'utf8')).Data.PodDeviceEntries as Array<{ PodUID: string; DeviceIDs: Record<string, string[]> }>;
       assert.deepEqual(Object.values(entries.find((e) => e.PodUID === holder.metadata?.uid)?.DeviceIDs ?? {}).flat(), [held]);
