@@ -215,7 +215,10 @@ export class DevicePluginStub {
         }
         await this.register({ timeoutMs: 10_000 });
         const first = registeredWith === undefined;
-        registeredWith = kubelet;
+        // The kubelet.sock that answered: a restarting kubelet may have replaced the file since it was looked at (the
+        // old one has no listener), and taking the old identity would register a second time, ending the stream the
+        // kubelet just opened (its devices unhealthy until the second registration's list).
+        registeredWith = identity(this.kubeletSocket) ?? kubelet;
         handlers.onRegistered?.(!first);
       } catch (err) {
         handlers.onError?.(err instanceof Error ? err : new Error(String(err)));
