@@ -4,9 +4,10 @@
 // the work the agent asks (cgroup parent, namespaces, DNS, mounts, security context), not a lighter minimal pod.
 // What the agent prepares before its calls (the pod cgroup, the files it mounts, the log directory) is prepared here
 // too, before the clock starts.
-import { cpSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CriClient } from '@nodelet/core/cri';
+import { cgroupRoots } from '@nodelet/agent/testing';
 
 type Json = Record<string, unknown>;
 
@@ -67,15 +68,6 @@ export async function captureTemplate(cri: CriClient, podName: string, agentRoot
   return t;
 }
 
-/** cgroup v1 hierarchies and the v2 mount, from /proc/self/mountinfo. */
-function cgroupMounts(): string[] {
-  return readFileSync('/proc/self/mountinfo', 'utf8').split('\n').flatMap((l) => {
-    const [pre, post] = l.split(' - ');
-    const fstype = post?.split(' ')[0];
-    return fstype === 'cgroup' || fstype === 'cgroup2' ? [pre?.split(' ')[4] ?? ''] : [];
-  }).filter(Boolean);
-}
-
 /**
  * The template's labels without the kubelet's (`io.kubernetes.*`): a sandbox carrying them would be a pod the agent
  * does not know, which its housekeeping stops (the minimal floor carried none either).
@@ -99,7 +91,7 @@ export function instantiate(t: FloorTemplate, name: string, uid: string, work: s
   const linux = (sandbox.linux ?? {}) as Json;
   if (typeof linux.cgroupParent === 'string' && linux.cgroupParent !== '' && !linux.cgroupParent.endsWith('.slice')) {
     linux.cgroupParent = `${cgroupRoot}/pod${uid}`;
-    for (const m of cgroupMounts()) mkdirSync(`${m}${linux.cgroupParent}`, { recursive: true });
+    for (const m of cgroupRoots()) mkdirSync(`${m}${linux.cgroupParent}`, { recursive: true });
   }
   const container = structuredClone(t.container);
   container.labels = unlabel(container.labels);

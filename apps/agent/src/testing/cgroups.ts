@@ -24,16 +24,19 @@ export function readCgroupFile(controller: string, name: string, file: string): 
   }
 }
 
+/** The root of every mounted hierarchy: /sys/fs/cgroup on v2, each controller's directory under it on v1 / hybrid. */
+export function cgroupRoots(): string[] {
+  if (!existsSync(V1_ROOT)) return [];
+  if (existsSync(join(V1_ROOT, 'cgroup.controllers'))) return [V1_ROOT];
+  return readdirSync(V1_ROOT).map((d) => join(V1_ROOT, d)).filter((d) => statSync(d).isDirectory());
+}
+
 /** Removes a cgroup subtree in every mounted hierarchy, deepest first (a test's own cgroup root); returns the
  * directories that could not be removed (busy: processes still in them). */
 export function removeCgroupTree(name: string): string[] {
   if (!/^\/[^/]+/.test(name)) throw new Error(`refusing to remove cgroup tree ${name}`);
-  if (!existsSync(V1_ROOT)) return [];
-  const roots = existsSync(join(V1_ROOT, 'cgroup.controllers'))
-    ? [V1_ROOT]
-    : readdirSync(V1_ROOT).map((d) => join(V1_ROOT, d)).filter((d) => statSync(d).isDirectory());
   const failed: string[] = [];
-  for (const r of roots) removeDir(join(r, name), failed);
+  for (const r of cgroupRoots()) removeDir(join(r, name), failed);
   return failed;
 }
 

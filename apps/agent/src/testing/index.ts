@@ -10,7 +10,7 @@ export { FakeKubelet, fakePod } from './fake-kubelet.ts';
 export { FakeStats } from './fake-stats.ts';
 export { startTestServer, type TestServer } from './test-server.ts';
 export { staticPodYaml } from './api-node.ts';
-export { removeCgroupTree } from './cgroups.ts';
+export { cgroupRoots, removeCgroupTree } from './cgroups.ts';
 export { stopRuntimeOf } from './processes.ts';
 export { daemonEnv } from '../daemon-env.ts';
 export { doRequest, openStream, type SimpleResponse, type TlsClientOptions } from './https-client.ts';

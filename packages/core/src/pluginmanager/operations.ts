@@ -26,14 +26,16 @@ const text = (err: unknown) => (err instanceof Error ? err.message : String(err)
 /** GenerateRegisterPluginFunc: resolves when registered; rejects with the kubelet's error otherwise. */
 export async function registerPlugin(deps: OperationDeps, p: DesiredPlugin, handlers: ReadonlyMap<string, PluginHandler>, asw: ActualStateOfWorld): Promise<void> {
   const { socketPath } = p;
-  const refused = (message: string, info?: { type: string; name: string }) => deps.onRefused?.({ socketPath, ...(info ? { type: info.type, name: info.name } : {}), message });
+  /** Reports a refusal (onRefused) and gives its message back. */
+  const refused = (message: string, info?: { type: string; name: string }): string => {
+    deps.onRefused?.({ socketPath, ...(info ? { type: info.type, name: info.name } : {}), message });
+    return message;
+  };
   let client;
   try {
     client = await deps.dial(socketPath, deps.timeouts.dialMs);
   } catch (err) {
-    const msg = `RegisterPlugin error -- dial failed at socket ${socketPath}, err: ${text(err)}`;
-    refused(msg);
-    throw new Error(msg);
+    throw new Error(refused(`RegisterPlugin error -- dial failed at socket ${socketPath}, err: ${text(err)}`));
   }
   // notifyPlugin: an error whenever the status carries one (so the caller's wrapping applies), or the call failed.
   const notify = async (registered: boolean, errStr: string): Promise<Error | undefined> => {
@@ -50,14 +52,11 @@ export async function registerPlugin(deps: OperationDeps, p: DesiredPlugin, hand
     try {
       info = await client.getInfo(deps.timeouts.getInfoMs);
     } catch (err) {
-      const msg = `RegisterPlugin error -- failed to get plugin info using RPC GetInfo at socket ${socketPath}, err: ${goRpcErrorText(err)}`;
-      refused(msg);
-      throw new Error(msg);
+      throw new Error(refused(`RegisterPlugin error -- failed to get plugin info using RPC GetInfo at socket ${socketPath}, err: ${goRpcErrorText(err)}`));
     }
     const handler = handlers.get(info.type);
     if (!handler) {
-      const msg = `RegisterPlugin error -- no handler registered for plugin type: ${info.type} at socket ${socketPath}`;
-      refused(msg, info);
+      const msg = refused(`RegisterPlugin error -- no handler registered for plugin type: ${info.type} at socket ${socketPath}`, info);
       const e = await notify(false, msg);
       throw e ? failedToSend(e) : new Error(msg);
     }
@@ -65,8 +64,7 @@ export async function registerPlugin(deps: OperationDeps, p: DesiredPlugin, hand
     try {
       await handler.validatePlugin(info.name, endpoint, info.supportedVersions);
     } catch (err) {
-      const msg = `RegisterPlugin error -- plugin validation failed with err: ${text(err)}`;
-      refused(msg, info);
+      const msg = refused(`RegisterPlugin error -- plugin validation failed with err: ${text(err)}`, info);
       const e = await notify(false, msg);
       throw e ? failedToSend(e) : new Error('RegisterPlugin error -- pluginHandler.ValidatePluginFunc failed');
     }
