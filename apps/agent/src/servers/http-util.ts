@@ -2,7 +2,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+export function sendText(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;

@@ -52,6 +52,18 @@ describe('stats and metrics routes', () => {
     });
   }
 
+  it('/metrics/cadvisor is gzipped when Accept-Encoding names gzip, as promhttp decides', async () => {
+    const cases: [string | undefined, boolean][] = [[undefined, false], ['gzip', true], ['deflate, gzip;q=1.0, *;q=0.5', true], ['identity', false], ['x-gzip', false], ['gzipper', false]];
+    for (const [accept, gzipped] of cases) {
+      const r = await doRequest(`${ro}/metrics/cadvisor`, {}, 'GET', undefined, accept === undefined ? {} : { 'Accept-Encoding': accept });
+      assert.equal(r.status, 200);
+      assert.equal(r.headers['content-encoding'], gzipped ? 'gzip' : undefined, String(accept));
+      assert.equal(r.body, gzipped ? 'gz:# cadvisor page\n' : '# cadvisor page\n');
+      assert.equal(r.headers['content-length'], String(r.body.length));
+      assert.equal(r.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+    }
+  });
+
   it('10250 authorizes /stats/* as the stats subresource and /metrics* as metrics', async () => {
     const denied = await doRequest(`${secure}/stats/summary`, tls);
     assert.equal(denied.status, 403);

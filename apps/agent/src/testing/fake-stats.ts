@@ -31,6 +31,11 @@ export class FakeStats implements StatsApi {
   metrics(path: MetricsPath) {
     return Promise.resolve({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: `# ${path}\n` });
   }
+  /** The cadvisor page, "gzipped" as `gz:` + the text (the route only negotiates and labels it). */
+  cadvisorPage(opts: { gzip: boolean }) {
+    const text = Buffer.from('# cadvisor page\n');
+    return Promise.resolve({ contentType: 'text/plain; version=0.0.4; charset=utf-8', ...(opts.gzip ? { body: Buffer.concat([Buffer.from('gz:'), text]), contentEncoding: 'gzip' as const } : { body: text }) });
+  }
   machineInfo(): MachineInfo {
     return { numCores: 2, numPhysicalCores: 2, numSockets: 1, cpuFrequencyKhz: 1, memoryCapacityBytes: 4096, swapCapacityBytes: 0, machineId: 'm', systemUuid: 's', bootId: 'b', kernelVersion: 'k', osImage: 'o', interfaces: [], filesystems: [] };
   }

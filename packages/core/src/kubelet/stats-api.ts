@@ -54,6 +54,8 @@ export interface StatsApi {
   /** A pod's Summary entry (full, with filesystems). */
   podStats(namespace: string, name: string): Promise<PodStats | undefined>;
   metrics(path: MetricsPath): Promise<{ contentType: string; body: string }>;
+  /** /metrics/cadvisor as bytes, gzipped when the client accepts it (kept until its data changes). */
+  cadvisorPage?(opts: { gzip: boolean }): Promise<{ contentType: string; body: Buffer; contentEncoding?: 'gzip' }>;
   machineInfo(): MachineInfo | undefined;
   containers(): StatsContainer[];
   history(key: string, sinceMs?: number, limit?: number): ContainerSample[];

@@ -12,6 +12,7 @@ import type { PodStatus } from '../container/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import type { EventBus } from '../events/types.ts';
 import { CADVISOR_CONTENT_TYPE, renderCadvisorMetrics } from '../metrics/cadvisor-collector.ts';
+import { CadvisorPageCache } from '../metrics/cadvisor-page.ts';
 import { createRegistry } from '../metrics/registry.ts';
 import { registerResourceCollectors } from '../metrics/resource-collector.ts';
 import type { OomWatcherHandle } from '../oom/create-oom-watcher.ts';
@@ -74,6 +75,8 @@ export class NodeStats implements StatsApi {
   readonly cm: CmWiring;
   readonly kubeletMetrics: KubeletMetricsWiring;
   private provider: StatsProvider | undefined;
+  /** /metrics/cadvisor, rendered on the first scrape after the provider's data changed. */
+  private cadvisor: CadvisorPageCache | undefined;
   private oom: OomWatcherHandle | undefined;
   private timer: TimerHandle | undefined;
   private system: { name: 'kubelet' | 'runtime' | 'pods'; cgroup: string; startTimeMs: number }[] = [];
@@ -130,6 +133,7 @@ export class NodeStats implements StatsApi {
     provider.fsUsage.addJob(() => this.refreshFs(provider));
     await provider.start();
     this.provider = provider;
+    this.cadvisor = new CadvisorPageCache({ generation: () => provider.generation(), render: () => renderCadvisorMetrics(provider.cadvisorSource()) });
     registerResourceCollectors(this.resourceRegistry, () => provider.cpuAndMemorySummary());
     await this.findSystemContainers(layout);
     this.syncTracked();
@@ -144,6 +148,7 @@ export class NodeStats implements StatsApi {
     this.oom = undefined;
     this.provider?.stop();
     this.provider = undefined;
+    this.cadvisor = undefined;
     this.kubeletMetrics.detach();
     this.cm.stop();
   }
@@ -175,6 +180,7 @@ export class NodeStats implements StatsApi {
     const path = this.config.imageFsPath ?? this.config.rootDir;
     const s = await fsStats(this.deps.fs, path);
     this.imageFs = s.ok ? { device: deviceOf(path, provider.machineInfo()?.filesystems ?? []), stats: s.stats } : undefined;
+    provider.dataChanged(); // container_fs_* read the layers and imageFs
   }
 
   private async findSystemContainers(layout: CgroupLayout): Promise<void> {
@@ -220,8 +226,13 @@ export class NodeStats implements StatsApi {
 
   async metrics(path: MetricsPath): Promise<{ contentType: string; body: string }> {
     if (path === 'kubelet') return this.kubeletMetrics.exposition();
-    if (path === 'cadvisor') return { contentType: CADVISOR_CONTENT_TYPE, body: this.provider ? renderCadvisorMetrics(this.provider.cadvisorSource()) : '\n' };
+    if (path === 'cadvisor') return { contentType: CADVISOR_CONTENT_TYPE, body: this.cadvisor?.text() ?? '\n' };
     return { contentType: this.resourceRegistry.contentType, body: await this.resourceRegistry.metrics() };
+  }
+
+  async cadvisorPage(opts: { gzip: boolean }): Promise<{ contentType: string; body: Buffer; contentEncoding?: 'gzip' }> {
+    const page = this.cadvisor ? await this.cadvisor.body(opts) : { body: Buffer.from('\n') };
+    return { contentType: CADVISOR_CONTENT_TYPE, ...page };
   }
 
   machineInfo(): MachineInfo | undefined {

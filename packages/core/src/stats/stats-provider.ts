@@ -50,6 +50,9 @@ export class StatsProvider {
   readonly fsUsage: FsUsageCache;
   private machine: MachineInfo | undefined;
   private readonly builder: SummaryBuilder;
+  private gen = 0;
+  /** Each tracked key's latest sample when generation() last looked. */
+  private readonly seen = new Map<string, ContainerSample | undefined>();
 
   constructor(
     private readonly deps: StatsProviderDeps,
@@ -90,7 +93,36 @@ export class StatsProvider {
   syncTracked(targets: TrackedContainer[]): void {
     const want = new Map(targets.map((t) => [t.key, t]));
     for (const key of this.housekeeper.keys()) if (key !== NODE_KEY && !want.has(key)) this.housekeeper.unregister(key);
-    for (const t of want.values()) this.housekeeper.register(t);
+    for (const t of want.values()) {
+      const old = this.housekeeper.target(t.key);
+      if (old && !sameTarget(old, t)) this.gen++; // new or dropped keys show in generation()'s scan
+      this.housekeeper.register(t);
+    }
+  }
+
+  /**
+   * Changes whenever what /metrics/cadvisor shows changes: a tracked container's new sample (compared by
+   * identity: the housekeeper keeps each sample object), a container tracked or dropped, its labels, spec or
+   * cgroup changed, or dataChanged(). A scan of the tracked keys, nothing rendered.
+   */
+  generation(): number {
+    const keys = this.housekeeper.keys();
+    let changed = keys.length !== this.seen.size;
+    for (let i = 0; i < keys.length && !changed; i++) {
+      const k = keys[i] as string;
+      changed = !this.seen.has(k) || this.seen.get(k) !== this.housekeeper.latest(k);
+    }
+    if (changed) {
+      this.gen++;
+      this.seen.clear();
+      for (const k of keys) this.seen.set(k, this.housekeeper.latest(k));
+    }
+    return this.gen;
+  }
+
+  /** Something else the cadvisor source reads changed (containerFs's figures): the next generation() differs. */
+  dataChanged(): void {
+    this.gen++;
   }
 
   /** Reference-counted live samples of one container (or NODE_KEY). */
@@ -130,4 +162,20 @@ export class StatsProvider {
       version: () => ({ kernelVersion: this.machine?.kernelVersion ?? '', osVersion: this.machine?.osImage ?? '', cadvisorVersion: 'nodelet', cadvisorRevision: '', dockerVersion: '' }),
     };
   }
+}
+
+const LABEL_KEYS = ['name', 'image', 'pod', 'namespace', 'container'] as const;
+const SPEC_KEYS = ['cpuShares', 'cpuQuota', 'cpuPeriod', 'memoryLimit'] as const;
+
+/** Same cgroup, labels, spec and start time (what a tracked container contributes to /metrics/cadvisor). */
+function sameTarget(a: TrackedContainer, b: TrackedContainer): boolean {
+  return (
+    a.cgroup === b.cgroup &&
+    a.network === b.network &&
+    a.startTimeMs === b.startTimeMs &&
+    LABEL_KEYS.every((k) => a.labels?.[k] === b.labels?.[k]) &&
+    SPEC_KEYS.every((k) => a.spec?.[k] === b.spec?.[k]) &&
+    (a.labels === undefined) === (b.labels === undefined) &&
+    (a.spec === undefined) === (b.spec === undefined)
+  );
 }
