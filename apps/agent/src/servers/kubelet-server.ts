@@ -18,7 +18,7 @@ import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_H
 import { handleContainerLogs } from './routes/container-logs.ts';
 import { handleHealthz } from './routes/healthz.ts';
 import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probes.ts';
-import { sendPodList } from './routes/pods.ts';
+import { sendManagedPods, sendPodList } from './routes/pods.ts';
 import { handleStats, isStatsPath } from './routes/stats.ts';
 import { CADVISOR_API_PREFIX, handleCadvisorApi } from './routes/cadvisor-api.ts';
 import type { CriStreams } from './routes/cri-streams.ts';
@@ -184,7 +184,7 @@ async function route(
   const getOnly = path === '/pods' || path === '/runningpods/' || path === '/configz' || path.startsWith('/containerLogs/') || path === METRICS_PROBES_PATH;
   if (getOnly && req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
   if (isStreamPath(path)) return sendText(res, 400, 'Upgrade request required: only WebSocket streams are served\n');
-  if (path === '/pods') return sendPodList(res, o.kubelet.getPods());
+  if (path === '/pods') return sendManagedPods(res, o.kubelet.getPods());
   if (path === METRICS_PROBES_PATH) return handleMetricsProbes(res, o.kubelet);
   if (isStatsPath(path)) return handleStats(req, res, url, o.kubelet, o.certificates?.metricsText);
   if (path.startsWith(CADVISOR_API_PREFIX)) return handleCadvisorApi(req, res, url, o.kubelet, Date.now());

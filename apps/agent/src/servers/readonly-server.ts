@@ -9,7 +9,7 @@ import type { Logger } from '@nodelet/core/util';
 import { listen, rejectTarget, methodNotAllowed, notFound, parseRequestTarget, sendText, serverCloser } from './http-util.ts';
 import { applyLimits, bodyWithin, DEFAULT_HTTP_LIMITS, limitServerOptions, MAX_ROUTE_BODY_BYTES, payloadTooLarge, type HttpLimits } from './limits.ts';
 import { handleHealthz } from './routes/healthz.ts';
-import { sendPodList } from './routes/pods.ts';
+import { sendManagedPods } from './routes/pods.ts';
 import { handleMetricsProbes, METRICS_PROBES_PATH } from './routes/metrics-probes.ts';
 import { handleStats, isStatsPath } from './routes/stats.ts';
 
@@ -27,7 +27,7 @@ export function createReadOnlyServer(kubelet: KubeletApi, logger: Logger, health
   return plainServer(logger, limits, async (req, res, url) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
     const path = url.pathname;
-    if (path === '/pods') return sendPodList(res, kubelet.getPods());
+    if (path === '/pods') return sendManagedPods(res, kubelet.getPods());
     if (path === METRICS_PROBES_PATH) return handleMetricsProbes(res, kubelet);
     if (isStatsPath(path)) return handleStats(req, res, url, kubelet, extraKubeletMetrics);
     if (path === '/healthz' || path.startsWith('/healthz/')) return handleHealthz(req, res, health(), logger);

@@ -89,6 +89,37 @@ describe('nodelet:subscribe', () => {
     assert.ok(events.every((e) => e.type === 'pleg' && e.pod.namespace === 'kube-system'), 'only kube-system events');
     c.disconnect();
   });
+
+  it('sockets without a filter share one hub feed (one encoding per event); each gets every event once', async () => {
+    const subscribersBecome = async (n: number) => {
+      for (let i = 0; i < 200 && kubelet.subscribers !== n; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(kubelet.subscribers, n);
+    };
+    await subscribersBecome(0); // the sockets of the tests before are gone
+    const before = 0;
+    const [a, b, f] = [client(true, ['websocket']), client(true, ['websocket']), client(true, ['websocket'])];
+    await Promise.all([a, b, f].map((c) => new Promise((resolve) => c.once('nodelet:hello', resolve))));
+    assert.equal(kubelet.subscribers, before + 1, 'one feed for three unfiltered sockets');
+    const seen = new Map<Socket, number[]>([a, b, f].map((c) => [c, []]));
+    for (const [c, seqs] of seen) c.on('nodelet:event', (e) => seqs.push(e.seq));
+    f.emit('nodelet:subscribe', { namespace: 'kube-system' });
+    await kubelet.waitForSubscribers(before + 2);
+    const sent = [kubelet.events.publish(pleg).seq, kubelet.events.publish({ ...pleg, pleg: 'ContainerStarted' }).seq];
+    const last = kubelet.events.publish({ ...pleg, pod: { namespace: 'kube-system', name: 'dns', uid: 'u2' } }).seq;
+    sent.push(last);
+    await Promise.all([a, b, f].map((c) => new Promise<void>((resolve) => {
+      const check = () => (seen.get(c)!.includes(last) ? resolve() : c.once('nodelet:event', check));
+      check();
+    })));
+    assert.deepEqual(seen.get(a), sent);
+    assert.deepEqual(seen.get(b), sent);
+    assert.deepEqual(seen.get(f)!.filter((s) => s >= sent[0]!), [last], 'the filtered socket left the shared feed');
+    a.disconnect();
+    b.disconnect();
+    await subscribersBecome(before + 1); // f's own
+    f.disconnect();
+    await subscribersBecome(before); // and the shared feed went with its last socket
+  });
 });
 
 const pod = { namespace: 'default', name: 'web', uid: 'u1' };

@@ -6,7 +6,7 @@
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import type { NodeletEvent } from '@nodelet/core/events';
 import type { Logger } from '@nodelet/core/util';
 import type { RequestGuard } from '../servers/auth.ts';
@@ -18,6 +18,7 @@ import { metricsStream } from './metrics-stream.ts';
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents, type SocketData } from './types.ts';
 
 export type NodeletSocketServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type NodeletSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 /** Recent events replayed after `nodelet:subscribe` (the client deduplicates by seq). */
 const REPLAY_ON_SUBSCRIBE = 200;
@@ -35,6 +36,7 @@ export function attachSocketServer(
 ): SocketServerHandle {
   const io: NodeletSocketServer = new Server(server, { path: SOCKET_PATH, serveClient: false, destroyUpgrade: false }); // other upgrades: kubelet-server
   const users = new WeakMap<IncomingMessage, string>();
+  const everyEvent = unfilteredFeed(io, deps.hub);
   io.engine.use((req: IncomingMessage, res: ServerResponse, next: (err?: Error) => void) => {
     void Promise.resolve(deps.guard(req)).then((g) => {
       const upgrade = !(res instanceof ServerResponse);
@@ -56,7 +58,7 @@ export function attachSocketServer(
     deps.logger.debug('socket connected', { id: socket.id, user: socket.data.user });
     const { hub } = deps;
     const emitEvent = (e: NodeletEvent) => socket.emit('nodelet:event', e);
-    let stopEvents = hub.events({}, emitEvent);
+    let stopEvents = everyEvent.join(socket);
     socket.on('nodelet:subscribe', (raw: unknown) => {
       const parsed = eventFilterSchema.safeParse(raw ?? {});
       if (!parsed.success) return;
@@ -101,5 +103,35 @@ export function attachSocketServer(
         io.engine.close();
         resolve();
       }),
+  };
+}
+
+/** The room of sockets that take every bus event (none sent `nodelet:subscribe`). */
+const EVERY_EVENT_ROOM = 'nodelet:every-event';
+
+/**
+ * The sockets that did not choose a filter share one hub feed, broadcast to their room: each event is encoded once
+ * for all of them (socket.io encodes a broadcast once), not once per socket. The feed is held while the room has
+ * members. A socket joins in the connection handler, in the same synchronous step as a subscription of its own
+ * would start, and sees every event published from then on, as with its own.
+ */
+function unfilteredFeed(io: NodeletSocketServer, hub: StreamHub): { join(socket: NodeletSocket): Release } {
+  let members = 0;
+  let stop: Release | undefined;
+  return {
+    join(socket) {
+      void socket.join(EVERY_EVENT_ROOM);
+      if (members++ === 0) stop = hub.events({}, (e) => io.to(EVERY_EVENT_ROOM).emit('nodelet:event', e));
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        void socket.leave(EVERY_EVENT_ROOM);
+        if (--members === 0) {
+          stop?.();
+          stop = undefined;
+        }
+      };
+    },
   };
 }
