@@ -11,7 +11,7 @@ import { joinCgroup, KUBEPODS } from '../cm/cgroup-name.ts';
 import type { PodStatus } from '../container/types.ts';
 import type { EventRecorder } from '../events/recorder.ts';
 import type { EventBus } from '../events/types.ts';
-import { CADVISOR_CONTENT_TYPE, renderCadvisorMetrics } from '../metrics/cadvisor-collector.ts';
+import { CADVISOR_CONTENT_TYPE, CadvisorRenderer } from '../metrics/cadvisor-collector.ts';
 import { CadvisorPageCache } from '../metrics/cadvisor-page.ts';
 import { createRegistry } from '../metrics/registry.ts';
 import { registerResourceCollectors } from '../metrics/resource-collector.ts';
@@ -133,7 +133,8 @@ export class NodeStats implements StatsApi {
     provider.fsUsage.addJob(() => this.refreshFs(provider));
     await provider.start();
     this.provider = provider;
-    this.cadvisor = new CadvisorPageCache({ generation: () => provider.generation(), render: () => renderCadvisorMetrics(provider.cadvisorSource()) });
+    const renderer = new CadvisorRenderer();
+    this.cadvisor = new CadvisorPageCache({ generation: () => provider.generation(), render: () => renderer.renderBytes(provider.cadvisorSource()) });
     registerResourceCollectors(this.resourceRegistry, () => provider.cpuAndMemorySummary());
     await this.findSystemContainers(layout);
     this.syncTracked();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Gauge, Registry } from 'prom-client';
-import { renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
+import { CadvisorRenderer, renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
 import { SAMPLE } from './testing/sample-registry.ts';
 
 function lines(text: string, name: string): string[] {
@@ -47,4 +47,38 @@ test('the text is what prom-client writes for the same series (HELP/TYPE, label 
   const pick = (t: string, name: string) => t.split('\n\n').find((b) => b.startsWith(`# HELP ${name} `));
   for (const name of ['container_memory_rss', 'container_threads']) assert.equal(pick(text, name), pick(ref, name)?.trimEnd(), name);
   assert.ok(text.endsWith('\n') && !text.endsWith('\n\n'));
+});
+
+test('a kept renderer writes again only the containers whose sample or labels changed, and its page is a fresh render\'s', () => {
+  let reads = 0;
+  /** A sample that counts how often its lines are written (each write reads `memory`). */
+  const counted = (rss: number) => {
+    const s = { ...SAMPLE, memory: SAMPLE.memory && { ...SAMPLE.memory, rssBytes: rss } };
+    const memory = s.memory;
+    return Object.defineProperty(s, 'memory', { get: () => (reads++, memory), enumerable: true });
+  };
+  const containers: CadvisorContainerInfo[] = ['a', 'b', 'c'].map((n, i) => ({ id: `/kubepods/pod${n}/${n}`, name: n, pod: n, namespace: 'ns', container: 'app', sample: counted(i) }));
+  const source = { containers: () => containers, machine: () => undefined };
+  const r = new CadvisorRenderer();
+  r.render(source);
+  const perContainer = reads / 3;
+  assert.ok(perContainer >= 1);
+  reads = 0;
+  r.render(source);
+  assert.equal(reads, 0, 'nothing changed: no container written again');
+  containers[1] = { ...(containers[1] as CadvisorContainerInfo), sample: counted(42) };
+  r.render(source);
+  assert.equal(reads, perContainer, 'a new sample: that container only');
+  reads = 0;
+  containers[2] = { ...(containers[2] as CadvisorContainerInfo), pod: 'renamed' };
+  r.render(source);
+  assert.equal(reads, perContainer, 'new labels: that container only');
+  reads = 0;
+  containers.splice(0, 1);
+  const page = r.render(source);
+  assert.equal(reads, 0, 'a container removed: nothing written again');
+  assert.equal(page, renderCadvisorMetrics(source), 'same bytes as a fresh render');
+  assert.match(page, /^container_memory_rss\{id="\/kubepods\/podb\/b",[^}]*\} 42$/m);
+  assert.match(page, /pod="renamed"/);
+  assert.doesNotMatch(page, /poda/);
 });
