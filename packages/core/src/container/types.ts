@@ -3,6 +3,7 @@
  * the status code see, independent of CRI wire shapes.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import type { RuntimeContainerEvent } from '../cri/runtime-event-types.ts';
 
 /** A container's state as the kubelet models it. */
 export type ContainerState = 'created' | 'running' | 'exited' | 'unknown';
@@ -138,6 +139,11 @@ export interface Runtime {
   /** All pods with containers or sandboxes known to the runtime; with all=false only running ones. */
   getPods(all: boolean): Promise<RuntimePod[]>;
   getPodStatus(uid: string, name: string, namespace: string): Promise<PodStatus>;
+  /**
+   * The pod's status from what a runtime event carries (the kubelet's GeneratePodStatus), with no runtime call;
+   * absent where the runtime's events are not understood.
+   */
+  generatePodStatus?(pod: NonNullable<RuntimeContainerEvent['pod']>): Promise<PodStatus>;
   syncPod(pod: V1Pod, status: PodStatus): Promise<PodSyncResult>;
   /** Kills every container (honouring the grace period) then stops the sandboxes. */
   killPod(pod: V1Pod | undefined, running: RuntimePod, opts?: KillPodOptions): Promise<PodSyncResult>;

@@ -16,6 +16,7 @@ function criEvent(over: Partial<ContainerEventResponse__Output>): ContainerEvent
 
 describe('fromCriEvent', () => {
   const exited = { id: 'c1', state: 'CONTAINER_EXITED', exitCode: 2, finishedAt: (T0 - 5) * 1e6 + 999_000, reason: 'Error', message: 'boom' } as ContainerEventResponse__Output['containersStatuses'][number];
+  const sandbox = { id: 's1', metadata: { name: 'web', uid: 'u1', namespace: 'default', attempt: 0 } } as NonNullable<ContainerEventResponse__Output['podSandboxStatus']>;
   const cases: { name: string; in: ContainerEventResponse__Output; want: RuntimeContainerEvent | null }[] = [
     { name: 'created', in: criEvent({ containerEventType: 'CONTAINER_CREATED_EVENT' }), want: { kind: 'created', containerId: 'c1', time: T0, source: 'cri' } },
     {
@@ -24,9 +25,9 @@ describe('fromCriEvent', () => {
       want: { kind: 'started', containerId: 'c1', sandboxId: 's1', time: T0 + 1, source: 'cri' },
     },
     {
-      name: 'the pod uid from the sandbox status metadata',
-      in: criEvent({ podSandboxStatus: { id: 's1', metadata: { name: 'web', uid: 'u1', namespace: 'default', attempt: 0 } } as ContainerEventResponse__Output['podSandboxStatus'] }),
-      want: { kind: 'started', containerId: 'c1', sandboxId: 's1', podUid: 'u1', time: T0, source: 'cri' },
+      name: 'the pod uid from the sandbox status metadata, and the pod as the event shows it',
+      in: criEvent({ podSandboxStatus: sandbox, containersStatuses: [exited] }),
+      want: { kind: 'started', containerId: 'c1', sandboxId: 's1', podUid: 'u1', time: T0, pod: { sandbox, containers: [exited] }, source: 'cri' },
     },
     {
       name: 'stopped carries the terminated state of that container',

@@ -27,6 +27,7 @@ export function fromCriEvent(ev: ContainerEventResponse__Output): RuntimeContain
   if (sandboxId) out.sandboxId = sandboxId;
   const podUid = ev.podSandboxStatus?.metadata?.uid;
   if (podUid) out.podUid = podUid;
+  if (ev.podSandboxStatus && podUid) out.pod = { sandbox: ev.podSandboxStatus, containers: ev.containersStatuses };
   if (kind === 'exited') {
     const st = ev.containersStatuses.find((s) => s.id === ev.containerId);
     if (st && st.state === 'CONTAINER_EXITED') {

@@ -2,6 +2,7 @@
  * Runtime-agnostic container lifecycle events, as the event sources (cri-events.ts, containerd-events.ts)
  * produce them and the evented PLEG consumes them; runtime-events.ts picks the source.
  */
+import type { ContainerStatus__Output, PodSandboxStatus__Output } from './proto-types.ts';
 export type RuntimeContainerEventKind = 'created' | 'started' | 'exited' | 'deleted' | 'oom';
 
 /**
@@ -27,6 +28,12 @@ export interface RuntimeContainerEvent {
    * will report it, so a consumer can show the exit before (or without) asking ContainerStatus.
    */
   exit?: ContainerExit;
+  /**
+   * The pod as the event shows it, when the source carries it (a CRI ContainerEventResponse's pod_sandbox_status
+   * and containers_statuses: the event's sandbox and every container of it, as of the event): the evented PLEG
+   * builds the pod's status from it (the kubelet's GeneratePodStatus) instead of reading the pod again.
+   */
+  pod?: { sandbox: PodSandboxStatus__Output; containers: ContainerStatus__Output[] };
   source: 'cri' | 'containerd';
 }
 

@@ -34,6 +34,8 @@ export class KubeImageManager implements ImageManager {
   private readonly backOff: Backoff;
   private readonly log: Logger;
   private readonly puller: ImagePuller;
+  /** ImageStatus answers asked ahead (pod uid + container name → answer), each used once. */
+  private readonly ahead = new Map<string, Promise<{ image: StatusImage | null } | { err: unknown }>>();
 
   constructor(
     private readonly deps: ImageManagerDeps,
@@ -56,8 +58,11 @@ export class KubeImageManager implements ImageManager {
     const image = tagged.image;
     let imageRef = '';
     let status: StatusImage | null = null;
+    const ahead = this.takeAhead(pod, c);
     try {
-      status = (await this.deps.cri.imageStatus({ image: { image } })).image;
+      const asked = ahead && (await ahead);
+      if (asked && 'err' in asked) throw asked.err;
+      status = asked ? asked.image : (await this.deps.cri.imageStatus({ image: { image } })).image;
       imageRef = status?.id ?? '';
     } catch (err) {
       const message = `Failed to inspect image "${requested}": ${errText(err)}`;
@@ -77,6 +82,27 @@ export class KubeImageManager implements ImageManager {
       return { ok: false, reason: 'ErrImageNeverPull', message };
     }
     return this.pull(pod, c, image, pullSecrets, ev);
+  }
+
+  inspectAhead(pod: V1Pod, containers: readonly V1Container[]): () => void {
+    const keys: string[] = [];
+    for (const c of containers) {
+      const tagged = applyDefaultImageTag(c.image ?? '');
+      if (!tagged.ok) continue; // EnsureImageExists reports it
+      const key = aheadKey(pod, c);
+      keys.push(key);
+      this.ahead.set(key, this.deps.cri.imageStatus({ image: { image: tagged.image } }).then((r) => ({ image: r.image }), (err: unknown) => ({ err })));
+    }
+    return () => {
+      for (const k of keys) this.ahead.delete(k);
+    };
+  }
+
+  private takeAhead(pod: V1Pod, c: V1Container) {
+    const key = aheadKey(pod, c);
+    const p = this.ahead.get(key);
+    this.ahead.delete(key);
+    return p;
   }
 
   private async pull(
@@ -120,6 +146,10 @@ export class KubeImageManager implements ImageManager {
       return { ok: false, reason: 'ErrImagePull', message };
     }
   }
+}
+
+function aheadKey(pod: V1Pod, c: V1Container): string {
+  return `${pod.metadata?.uid ?? ''}/${c.name}`;
 }
 
 function fieldPath(pod: V1Pod, c: V1Container): string {

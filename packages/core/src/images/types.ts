@@ -24,4 +24,10 @@ export interface ImageManager {
    * pull secrets (the Secrets its imagePullSecrets name) and the node's; returns the image reference (id).
    */
   ensureImageExists(pod: V1Pod, container: V1Container, pullSecrets?: readonly V1Secret[]): Promise<EnsureImageResult>;
+  /**
+   * Asks the runtime for the containers' images' status now (while the pod's sandbox starts), for the pod's next
+   * EnsureImageExists of each to use instead of asking again; a pull, if one is needed, and every event still come
+   * from EnsureImageExists, in order. Returns what drops the answers not used (call it when the sync ends).
+   */
+  inspectAhead?(pod: V1Pod, containers: readonly V1Container[]): () => void;
 }

@@ -27,7 +27,12 @@ export function buildPleg(deps: KubeletDeps, c: KubeletConfig, parts: PlegParts)
   if (!c.eventedPleg) return generic;
   const detect = deps.detectEventSource ?? (() => detectEventSource(deps.cri, c.runtimeEndpoint, { clock, logger }));
   return new EventedPleg(
-    { generic, cache: parts.cache, clock, logger, detect, ...(metrics ? { metrics } : {}) },
+    { generic, cache: parts.cache, clock, logger, detect, ...(metrics ? { metrics } : {}), ...generateFrom(parts.runtime) },
     { fallbackRelistPeriodMs: c.plegRelistPeriodMs, fallbackRelistThresholdMs: c.plegRelistThresholdMs },
   );
+}
+
+/** The runtime's GeneratePodStatus for the evented PLEG, where it has one. */
+function generateFrom(runtime: Runtime): { generatePodStatus?: NonNullable<Runtime['generatePodStatus']> } {
+  return runtime.generatePodStatus ? { generatePodStatus: (pod) => runtime.generatePodStatus!(pod) } : {};
 }

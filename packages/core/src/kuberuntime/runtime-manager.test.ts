@@ -230,3 +230,18 @@ test('a created container is removed before its next attempt; while the runtime 
   assert.equal((await sync(pod)).error, undefined);
   assert.deepEqual(instancesOf(cri, 'app'), [[1, 'CONTAINER_RUNNING']]);
 });
+
+test('a new sandbox: its containers\' image status is asked while RunPodSandbox runs, not again after; the events keep their order', async () => {
+  const { cri, events, sync } = setup({ images: ['present:1'] });
+  const pod = makePod({ name: 'web', containers: [container('app', { image: 'present:1', imagePullPolicy: 'IfNotPresent' })] });
+  const release = cri.holdNext('runPodSandbox');
+  const done = sync(pod);
+  const asked = () => cri.methods().filter((m) => m === 'runPodSandbox' || m === 'imageStatus').sort();
+  for (let i = 0; i < 20 && asked().length < 2; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(asked(), ['imageStatus', 'runPodSandbox'], 'asked while RunPodSandbox is held');
+  assert.equal(events.length, 0, 'no event before the sandbox');
+  release();
+  assert.equal((await done).error, undefined);
+  assert.equal(cri.callsOf('imageStatus').length, 1, 'EnsureImageExists and getImageUser used that answer');
+  assert.deepEqual(events.map((e) => e.split(':')[0]), ['Pulled', 'Created', 'Started']);
+});

@@ -11,6 +11,7 @@ import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { Backoff } from '../util/backoff.ts';
 import type { KillPodOptions, PodStatus, PodSyncResult, Runtime, RuntimePod, SyncStepResult } from '../container/types.ts';
+import type { RuntimeContainerEvent } from '../cri/runtime-event-types.ts';
 import { formatGoDuration } from '../container/go-duration.ts';
 import { hashContainer } from '../container/hash.ts';
 import type { ImageManager } from '../images/types.ts';
@@ -20,7 +21,7 @@ import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
 import type { ContainerDevices } from './device-options.ts';
-import { listRuntimePods, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
+import { listRuntimePods, podStatusFromEvent, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import { pullSecretsForPod } from './pull-secrets.ts';
 import type { ContainerProbeResults, ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
 import { isNotFound } from '../cri/types.ts';
@@ -108,6 +109,11 @@ export class KubeRuntimeManager implements Runtime {
     return this.timed('pod_status', () => readPodStatus(this.deps.cri, this.runtimeType, uid, name, namespace, this.deps.messages));
   }
 
+  async generatePodStatus(pod: NonNullable<RuntimeContainerEvent['pod']>): Promise<PodStatus> {
+    await this.resolveType();
+    return podStatusFromEvent(pod, this.runtimeType, this.deps.messages);
+  }
+
   /** Container IDs are `<runtimeName>://<id>`: learn the runtime's name once (CRI Version). */
   private async resolveType(): Promise<void> {
     if (this.config.runtimeType || this.typeKnown) return;
@@ -124,6 +130,16 @@ export class KubeRuntimeManager implements Runtime {
   }
 
   async syncPod(pod: V1Pod, status: PodStatus): Promise<PodSyncResult> {
+    const ahead: Array<() => void> = [];
+    try {
+      return await this.syncPodWith(pod, status, ahead);
+    } finally {
+      for (const drop of ahead) drop();
+    }
+  }
+
+  /** `ahead`: what drops the image statuses asked ahead that the sync did not use. */
+  private async syncPodWith(pod: V1Pod, status: PodStatus, ahead: Array<() => void>): Promise<PodSyncResult> {
     // WaitForAttachAndMount: the pod stays ContainerCreating (FailedMount events) until its volumes are set up.
     const mounted = await this.deps.volumes?.mountPod(pod);
     if (mounted && !mounted.ok) return { steps: [], error: { reason: mounted.reason, message: mounted.message } };
@@ -151,6 +167,11 @@ export class KubeRuntimeManager implements Runtime {
     let sandboxId = actions.sandboxId;
     let podIps = status.ips;
     if (actions.createSandbox) {
+      // The images of the containers this sync starts are inspected while the sandbox starts (the kubelet asks
+      // after it): an ImageStatus round trip off the start; a pull still waits for the sandbox.
+      const starting = [...actions.initContainersToStart.map((i) => pod.spec?.initContainers?.[i]), ...actions.containersToStart.map((i) => pod.spec?.containers[i])];
+      const drop = this.deps.images.inspectAhead?.(pod, starting.filter((c): c is V1Container => c !== undefined));
+      if (drop) ahead.push(drop);
       const created = await this.createSandbox(pod, actions.attempt);
       if (!fail(created.step)) return result;
       sandboxId = created.id;

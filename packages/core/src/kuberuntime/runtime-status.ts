@@ -1,5 +1,6 @@
 /** Reading the runtime: all pods (ListPodSandbox + ListContainers) and one pod's full status. */
 import type { CriClient } from '../cri/types.ts';
+import type { ContainerStatus__Output, PodSandboxStatus__Output } from '../cri/proto-types.ts';
 import { isNotFound } from '../cri/types.ts';
 import { podInfoFromLabels, POD_UID_LABEL } from '../container/labels.ts';
 import type { ContainerStatus, PodStatus, RuntimePod, SandboxStatus } from '../container/types.ts';
@@ -59,10 +60,7 @@ export async function readPodStatus(cri: Cri, type: string, uid: string, name: s
       cList.containers.map(async (c) => {
         try {
           const r = await cri.containerStatus({ containerId: c.id });
-          if (!r.status) return undefined;
-          const s = toContainerStatus(r.status, type);
-          if (messages && r.status.state === 'CONTAINER_EXITED') s.message = withTerminationMessage(s.message, await readTerminationMessage(messages, r.status));
-          return s;
+          return r.status ? await containerStatusOf(r.status, type, messages) : undefined;
         } catch (err) {
           if (!isNotFound(err)) throw err;
           return undefined;
@@ -70,14 +68,38 @@ export async function readPodStatus(cri: Cri, type: string, uid: string, name: s
       }),
     ),
   ]);
-  const sandboxStatuses = sandboxReads.filter((s): s is SandboxStatus => s !== undefined);
-  const first = sandboxStatuses[0];
-  const ips = first?.state === 'ready' ? [first.ip, ...first.additionalIps].filter((x) => x !== '') : [];
-  const containerStatuses = containerReads.filter((s): s is ContainerStatus => s !== undefined);
-  containerStatuses.sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
   // A caller that knows only the uid (the evented PLEG reading a new pod an event named) gets the sandbox's names.
   const meta = sbList.items.find((sb) => sb.id === sandboxIds[0])?.metadata;
-  return { uid, name: name || (meta?.name ?? ''), namespace: namespace || (meta?.namespace ?? ''), ips, sandboxStatuses, containerStatuses };
+  return podStatusOf(
+    { uid, name: name || (meta?.name ?? ''), namespace: namespace || (meta?.namespace ?? '') },
+    sandboxReads.filter((s): s is SandboxStatus => s !== undefined),
+    containerReads.filter((s): s is ContainerStatus => s !== undefined),
+  );
+}
+
+/**
+ * A pod's status from a runtime event that carries it (the kubelet's GeneratePodStatus): the event's sandbox and
+ * its containers as the event shows them, with no runtime call (an exited container's termination message is read
+ * as readPodStatus reads it).
+ */
+export async function podStatusFromEvent(pod: { sandbox: PodSandboxStatus__Output; containers: ContainerStatus__Output[] }, type: string, messages?: TerminationMessageFs): Promise<PodStatus> {
+  const meta = pod.sandbox.metadata;
+  const containers = await Promise.all(pod.containers.map((c) => containerStatusOf(c, type, messages)));
+  return podStatusOf({ uid: meta?.uid ?? '', name: meta?.name ?? '', namespace: meta?.namespace ?? '' }, [toSandboxStatus(pod.sandbox)], containers);
+}
+
+async function containerStatusOf(status: ContainerStatus__Output, type: string, messages?: TerminationMessageFs): Promise<ContainerStatus> {
+  const s = toContainerStatus(status, type);
+  if (messages && status.state === 'CONTAINER_EXITED') s.message = withTerminationMessage(s.message, await readTerminationMessage(messages, status));
+  return s;
+}
+
+/** Sandboxes newest first; the pod's IPs are the newest sandbox's while it is ready; containers newest first. */
+function podStatusOf(pod: { uid: string; name: string; namespace: string }, sandboxStatuses: SandboxStatus[], containerStatuses: ContainerStatus[]): PodStatus {
+  const first = sandboxStatuses[0];
+  const ips = first?.state === 'ready' ? [first.ip, ...first.additionalIps].filter((x) => x !== '') : [];
+  containerStatuses.sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
+  return { ...pod, ips, sandboxStatuses, containerStatuses };
 }
 
 /** The running part of a pod status, as the pod to kill (running containers, every sandbox). */

@@ -7,7 +7,10 @@
  * its terminated state is shown at once (cache + ContainerDied, no runtime call; marked exitHeardAt, as it lacks
  * the termination message: the pod worker waits up to 2 s for the runtime's read, kubelet/heard-exits.ts), then the pod is re-read
  * (after the source's `settle`, when CRI lags the event) and diffed; re-reads of one pod run one at a time and
- * coalesce. An event about an id nobody knows yet (a new sandbox) re-reads the pod it names (podUid), else relists. Every path diffs against the same
+ * coalesce. An event that carries the whole pod (CRI events: the sandbox's and every container's status) stands
+ * for that read, as the kubelet's evented PLEG builds the pod's status from it (GeneratePodStatus), unless it may
+ * not show all of the pod or is older than the cached status (GenericPleg.fromEvent).
+ * An event about an id nobody knows yet (a new sandbox) re-reads the pod it names (podUid), else relists. Every path diffs against the same
  * published view (PodRecords), so an event stream that drops or repeats events can neither lose nor
  * duplicate a lifecycle transition: events only decide WHEN we look, the runtime decides WHAT changed, and
  * the relist reconciles what no event told. While the stream is up the timer relist slows to
@@ -19,7 +22,7 @@
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { BoundedChannel } from '../util/bounded-channel.ts';
-import type { PodStatusCache } from '../container/types.ts';
+import type { PodStatusCache, Runtime } from '../container/types.ts';
 import type { EventSourceDetection, RuntimeContainerEvent, RuntimeEventSource } from '../cri/runtime-events.ts';
 import type { GenericPleg } from './generic-pleg.ts';
 import type { PlegHealth, PlegMetrics, PodLifecycleEvent, PodLifecycleEventGenerator } from './types.ts';
@@ -33,6 +36,11 @@ export interface EventedPlegDeps {
   /** Finds the event source (e.g. `() => detectEventSource(cri, endpoint, deps)`); retried on RuntimeUnavailable. */
   detect: (signal: AbortSignal) => Promise<EventSourceDetection>;
   metrics?: PlegMetrics;
+  /**
+   * The pod's status from what an event carries (Runtime.generatePodStatus): a pod re-read for an event that carries
+   * the whole pod is built from the event instead (the kubelet's evented PLEG). Absent: every event re-reads.
+   */
+  generatePodStatus?: NonNullable<Runtime['generatePodStatus']>;
   /** Called for every runtime event after it was handled (benches, diagnostics). */
   onRuntimeEvent?: (e: RuntimeContainerEvent) => void;
 }
@@ -242,12 +250,21 @@ export class EventedPleg implements PodLifecycleEventGenerator {
       try {
         for (let evs = this.take(uid); evs.length > 0 && !signal.aborted; evs = this.take(uid)) {
           await Promise.all(evs.map((e) => settled(source, e, signal)));
-          if (!signal.aborted) await this.deps.generic.inspect(uid);
+          // The last event is the newest view of the pod (a stream is in order): shown as it is when it is whole.
+          if (!signal.aborted && !(await this.fromEvent(uid, evs[evs.length - 1]))) await this.deps.generic.inspect(uid);
         }
       } finally {
         this.pending.delete(uid);
       }
     })();
+  }
+
+  /** Shows the pod as `ev` carries it; false when it carries no whole pod (a deletion is always read: its container is gone from the event). */
+  private async fromEvent(uid: string, ev: RuntimeContainerEvent | undefined): Promise<boolean> {
+    const generate = this.deps.generatePodStatus;
+    if (!generate || !ev?.pod || ev.kind === 'deleted') return false;
+    const status = await generate(ev.pod).catch(() => undefined);
+    return status?.uid === uid && this.deps.generic.fromEvent(uid, status, ev.time);
   }
 
   private take(uid: string): RuntimeContainerEvent[] {

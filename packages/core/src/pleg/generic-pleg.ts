@@ -23,7 +23,7 @@ import {
   type PodLifecycleEvent,
   type PodLifecycleEventGenerator,
 } from './types.ts';
-import { PodRecords, containerNameIn, podFromStatus } from './pod-records.ts';
+import { PodRecords, containerNameIn, podFromStatus, showsAll } from './pod-records.ts';
 
 export { computePodEvents, generateEvents } from './pod-records.ts';
 
@@ -166,6 +166,23 @@ export class GenericPleg implements PodLifecycleEventGenerator {
       return;
     }
     this.needsReinspection.delete(uid);
+    this.publish(uid, read, timestamp);
+  }
+
+  /**
+   * A pod status built from a runtime event (the kubelet's GeneratePodStatus), shown as a read begun at the event's
+   * time: cached and its transitions published, with no runtime call. False, with nothing changed (the caller reads
+   * the pod instead), when the event may not show the whole pod — the PLEG knows a sandbox or container of it the
+   * event lacks (an older sandbox, another sandbox's containers) — or is older than the pod's cached entry.
+   */
+  fromEvent(uid: string, status: PodStatus, timestamp: number): boolean {
+    if (timestamp < this.deps.cache.get(uid).modified || !showsAll(status, this.records.current(uid))) return false;
+    this.publish(uid, status, timestamp);
+    return true;
+  }
+
+  /** Caches a pod's status (exits heard from events still shown) and publishes its transitions and confirmed exits. */
+  private publish(uid: string, read: PodStatus, timestamp: number): void {
     const confirmed = this.records.confirmedExits(read);
     const status = this.records.applyExits(read);
     const pod = podFromStatus(status);

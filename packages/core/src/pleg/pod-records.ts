@@ -164,6 +164,12 @@ export function podFromStatus(s: PodStatus): RuntimePod | undefined {
   };
 }
 
+/** `status` holds every sandbox and container of `known` (a runtime event's view of a pod leaves out nothing known of it). */
+export function showsAll(status: PodStatus, known: RuntimePod | undefined): boolean {
+  const shown = new Set(idsOf(podFromStatus(status)));
+  return idsOf(known).every((id) => shown.has(id));
+}
+
 function idsOf(p: RuntimePod | undefined): string[] {
   return [...(p?.containers ?? []).map((c) => c.id.id), ...(p?.sandboxes ?? []).map((s) => s.id.id)];
 }

@@ -6,7 +6,7 @@ import { FakeContainerRuntime } from '../../container/testing/fake-container-run
 import type { ContainerState, RuntimePod } from '../../container/types.ts';
 import type { ContainerExit, EventSourceDetection, RuntimeContainerEvent, RuntimeEventSource } from '../../cri/runtime-events.ts';
 import { GenericPleg } from '../generic-pleg.ts';
-import { EventedPleg } from '../evented-pleg.ts';
+import { EventedPleg, type EventedPlegDeps } from '../evented-pleg.ts';
 import type { PlegMetrics } from '../types.ts';
 
 export function pod(uid: string, containers: Array<[string, ContainerState]>): RuntimePod {
@@ -67,7 +67,7 @@ export function recordingMetrics(): PlegMetrics & { counts: Record<string, numbe
   };
 }
 
-export function setup(detection?: (src: ScriptedSource) => EventSourceDetection) {
+export function setup(detection?: (src: ScriptedSource) => EventSourceDetection, extra: Pick<EventedPlegDeps, 'generatePodStatus'> = {}) {
   const clock = new FakeClock();
   const rt = new FakeContainerRuntime();
   const cache = new StatusCache();
@@ -76,7 +76,7 @@ export function setup(detection?: (src: ScriptedSource) => EventSourceDetection)
   const src = new ScriptedSource();
   const detect = async (): Promise<EventSourceDetection> =>
     detection ? detection(src) : { ok: true, source: src, message: 'scripted' };
-  const pleg = new EventedPleg({ generic, cache, clock, logger: nullLogger, detect, metrics });
+  const pleg = new EventedPleg({ generic, cache, clock, logger: nullLogger, detect, metrics, ...extra });
   const ev = (kind: RuntimeContainerEvent['kind'], id: string, extra: Partial<RuntimeContainerEvent> = {}): RuntimeContainerEvent => ({
     kind,
     containerId: id,
