@@ -134,7 +134,7 @@ export class NodeStats implements StatsApi {
     await provider.start();
     this.provider = provider;
     const renderer = new CadvisorRenderer();
-    this.cadvisor = new CadvisorPageCache({ generation: () => provider.generation(), render: () => renderer.renderBytes(provider.cadvisorSource()) });
+    this.cadvisor = new CadvisorPageCache({ generation: () => provider.generation(), render: () => renderer.renderPage(provider.cadvisorSource()) });
     registerResourceCollectors(this.resourceRegistry, () => provider.cpuAndMemorySummary());
     await this.findSystemContainers(layout);
     this.syncTracked();

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import { Gauge, Registry } from 'prom-client';
 import { CadvisorRenderer, renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
 import { SAMPLE } from './testing/sample-registry.ts';
@@ -49,7 +50,7 @@ test('the text is what prom-client writes for the same series (HELP/TYPE, label 
   assert.ok(text.endsWith('\n') && !text.endsWith('\n\n'));
 });
 
-test('a kept renderer writes again only the containers whose sample or labels changed, and its page is a fresh render\'s', () => {
+test('a kept renderer writes again only the containers whose sample or labels changed, and its page is a fresh render\'s', async () => {
   let reads = 0;
   /** A sample that counts how often its lines are written (each write reads `memory`). */
   const counted = (rss: number) => {
@@ -78,6 +79,13 @@ test('a kept renderer writes again only the containers whose sample or labels ch
   const page = r.render(source);
   assert.equal(reads, 0, 'a container removed: nothing written again');
   assert.equal(page, renderCadvisorMetrics(source), 'same bytes as a fresh render');
+  const first = r.renderPage(source);
+  const firstGz = await first.gzip();
+  containers[0] = { ...(containers[0] as CadvisorContainerInfo), sample: counted(7) };
+  const second = r.renderPage(source);
+  assert.equal(gunzipSync(await second.gzip()).toString(), renderCadvisorMetrics(source), 'the gzip members after a change are the new page');
+  assert.equal(gunzipSync(firstGz).toString(), first.bytes.toString());
+  assert.notEqual(first.bytes.toString(), second.bytes.toString());
   assert.match(page, /^container_memory_rss\{id="\/kubepods\/podb\/b",[^}]*\} 42$/m);
   assert.match(page, /pod="renamed"/);
   assert.doesNotMatch(page, /poda/);

@@ -3,6 +3,7 @@
  * layer (the housekeeper's latest samples), with the kubelet's label set id, name, image, pod, namespace,
  * container. Nothing is stored between scrapes; a container without a sample exports nothing.
  */
+import { gzip } from 'node:zlib';
 import type { ContainerSample, MachineInfo } from '../stats/types.ts';
 import type { CadvisorContainerInfo, CadvisorSource } from './types.ts';
 
@@ -96,6 +97,7 @@ function block(name: string, help: string, type: string, lines: string[]): strin
  * CONTAINER_METRICS order; `ends[j]` is where metric j's lines end (metric j spans ends[j - 1] or 0 .. ends[j]).
  */
 interface ContainerBytes {
+  id: string;
   sample: ContainerSample;
   described: string;
   bytes: Buffer;
@@ -116,27 +118,44 @@ function containerBytes(c: CadvisorContainerInfo, described: string): ContainerB
   });
   let at = 0;
   const ends = segments.map((seg) => (at += Buffer.byteLength(seg)));
-  return { sample: c.sample as ContainerSample, described, bytes: Buffer.from(segments.join('')), ends };
+  return { id: c.id, sample: c.sample as ContainerSample, described, bytes: Buffer.from(segments.join('')), ends };
 }
 
 /** Everything of a container its lines show besides its sample (compared by identity). */
 const describe = (c: CadvisorContainerInfo): string => JSON.stringify([c.id, c.name, c.image, c.pod, c.namespace, c.container, c.spec, c.fs]);
 
-const HEADERS = CONTAINER_METRICS.map((m) => Buffer.from(`# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}`));
-const BLOCK_SEP = Buffer.from('\n\n');
+const HEADERS = CONTAINER_METRICS.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}`);
+
+/** zlib's gzip on the thread pool (default level, as promhttp's gzip.NewWriter). */
+export const gzipAsync = (bytes: Buffer): Promise<Buffer> => new Promise((resolve, reject) => gzip(bytes, (err, out) => (err ? reject(err) : resolve(out))));
+
+/** One metric block of the page with the separator after it, and its gzip member once asked. */
+interface Block {
+  bytes: Buffer;
+  gz?: Promise<Buffer>;
+}
+
+/** A rendered page: its bytes, and gzip() the same bytes as one gzip member per block (RFC 1952 allows members). */
+export interface RenderedPage {
+  bytes: Buffer;
+  gzip(): Promise<Buffer>;
+}
 
 /**
  * /metrics/cadvisor at scrape time, written straight as text (through prom-client's labelled collectors a scrape
  * hashed and stored every series again: ≈ 0.7 s at 110 pods). Same series, label order and format as before; a
  * container without a sample exports nothing. A renderer keeps each container's lines (as bytes) from its last
  * render and writes them again only for a container whose sample (a new object per housekeeping sample), labels,
- * spec or filesystem rows changed — the samples land one container at a time — and copies the rest into the page.
+ * spec or filesystem rows changed — the samples land one container at a time — and keeps each metric's block
+ * (and its gzip member) while no container's lines of that metric changed.
  */
 export class CadvisorRenderer {
   private kept = new Map<string, ContainerBytes>();
+  private order: ContainerBytes[] = [];
+  private blocks: Block[] = [];
+  private tail = '';
 
-  /** The page's bytes (UTF-8). */
-  renderBytes(source: CadvisorSource): Buffer {
+  renderPage(source: CadvisorSource): RenderedPage {
     const seen = new Set<string>();
     const next = new Map<string, ContainerBytes>();
     for (const c of source.containers()) {
@@ -146,25 +165,46 @@ export class CadvisorRenderer {
       const old = this.kept.get(c.id);
       next.set(c.id, old && old.sample === c.sample && old.described === described ? old : containerBytes(c, described));
     }
-    this.kept = next;
     const per = [...next.values()];
-    const tail = Buffer.from(`\n\n${machineBlocks(source).join('\n\n')}\n`);
-    let size = tail.length + BLOCK_SEP.length * (HEADERS.length - 1);
-    for (const h of HEADERS) size += h.length;
-    for (const p of per) size += p.bytes.length;
-    const out = Buffer.allocUnsafe(size);
-    let pos = 0;
+    const dirty = this.changedMetrics(per);
+    this.kept = next;
+    this.order = per;
     HEADERS.forEach((h, j) => {
-      if (j > 0) pos += BLOCK_SEP.copy(out, pos);
-      pos += h.copy(out, pos);
-      for (const p of per) pos += p.bytes.copy(out, pos, j === 0 ? 0 : p.ends[j - 1], p.ends[j]);
+      if (!dirty[j] && this.blocks[j]) return;
+      const parts: Buffer[] = [Buffer.from(h)];
+      for (const p of per) parts.push(p.bytes.subarray(j === 0 ? 0 : p.ends[j - 1], p.ends[j]));
+      parts.push(Buffer.from('\n\n'));
+      this.blocks[j] = { bytes: Buffer.concat(parts) };
     });
-    tail.copy(out, pos);
-    return out;
+    const tail = `${machineBlocks(source).join('\n\n')}\n`;
+    if (tail !== this.tail || !this.blocks[HEADERS.length]) this.blocks[HEADERS.length] = { bytes: Buffer.from(tail) };
+    this.tail = tail;
+    const blocks = [...this.blocks];
+    return {
+      bytes: Buffer.concat(blocks.map((b) => b.bytes)),
+      gzip: async () => Buffer.concat(await Promise.all(blocks.map((b) => (b.gz ??= gzipAsync(b.bytes))))),
+    };
   }
 
   render(source: CadvisorSource): string {
-    return this.renderBytes(source).toString();
+    return this.renderPage(source).bytes.toString();
+  }
+
+  /** Which metrics' blocks differ from the last render's: all when the containers changed, else per rewritten container. */
+  private changedMetrics(per: ContainerBytes[]): boolean[] {
+    const dirty = HEADERS.map(() => false);
+    const same = per.length === this.order.length && per.every((p, i) => (this.order[i] as ContainerBytes).id === p.id);
+    if (!same) return dirty.map(() => true);
+    per.forEach((p, i) => {
+      const o = this.order[i] as ContainerBytes;
+      if (o === p) return;
+      for (let j = 0; j < dirty.length; j++) {
+        if (dirty[j]) continue;
+        const [s0, s1, o0, o1] = [j === 0 ? 0 : (p.ends[j - 1] as number), p.ends[j] as number, j === 0 ? 0 : (o.ends[j - 1] as number), o.ends[j] as number];
+        dirty[j] = p.bytes.compare(o.bytes, o0, o1, s0, s1) !== 0;
+      }
+    });
+    return dirty;
   }
 }
 

@@ -25,7 +25,7 @@ function setup() {
   const sp = new StatsProvider({ fs: f.fs, clock, logger: nullLogger, layout: { mode: 'v1', v1: {}, driver: 'v1' }, du: createNodeDiskUsage(f.root), summary, sampler });
   const calls = { render: 0 };
   const renderer = new CadvisorRenderer();
-  const cache = new CadvisorPageCache({ generation: () => sp.generation(), render: () => (calls.render++, renderer.renderBytes(sp.cadvisorSource())) });
+  const cache = new CadvisorPageCache({ generation: () => sp.generation(), render: () => (calls.render++, renderer.renderPage(sp.cadvisorSource())) });
   const page = async () => (await cache.body({ gzip: false })).body;
   return { f, sp, cache, calls, page };
 }
@@ -75,7 +75,7 @@ test('concurrent scrapes share one render and one gzip; the gzipped bytes are th
   const gate = new Promise<void>((r) => (release = r));
   const cache = new CadvisorPageCache({
     generation: () => 7,
-    render: () => (renders++, Buffer.from('# HELP x y\n# TYPE x gauge\nx 1\n')),
+    render: () => (renders++, { bytes: Buffer.from('# HELP x y\n# TYPE x gauge\nx 1\n') }),
     gzip: async (b) => {
       gzips++;
       await gate;
@@ -91,6 +91,6 @@ test('concurrent scrapes share one render and one gzip; the gzipped bytes are th
   assert.equal(a?.contentEncoding, 'gzip');
   assert.equal(plain?.contentEncoding, undefined);
   assert.equal(plain?.body.toString(), '# HELP x y\n# TYPE x gauge\nx 1\n');
-  const real = new CadvisorPageCache({ generation: () => 1, render: () => Buffer.from('x 1\n') });
+  const real = new CadvisorPageCache({ generation: () => 1, render: () => ({ bytes: Buffer.from('x 1\n') }) });
   assert.equal(gunzipSync((await real.body({ gzip: true })).body).toString(), 'x 1\n');
 });

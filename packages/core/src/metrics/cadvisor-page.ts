@@ -5,25 +5,24 @@
  * provider's: a new sample, a container tracked, dropped or relabelled, new filesystem figures), so a scrape
  * never gets an older page than the data; scrapes of one generation share its render and its one gzip.
  */
-import { gzip } from 'node:zlib';
+import { gzipAsync, type RenderedPage } from './cadvisor-collector.ts';
 
 export interface CadvisorPageDeps {
   /** Changes whenever anything the page shows changes. */
   generation: () => number;
-  /** The page's bytes for the current data (CadvisorRenderer.renderBytes). */
-  render: () => Buffer;
-  /** Compresses the page (default zlib's gzip on the thread pool, default level as promhttp's gzip.NewWriter). */
+  /** The page for the current data (CadvisorRenderer.renderPage; gzip() optional). */
+  render: () => Pick<RenderedPage, 'bytes'> & Partial<Pick<RenderedPage, 'gzip'>>;
+  /** Compresses a page without gzip() of its own (default gzipAsync). */
   gzip?: (bytes: Buffer) => Promise<Buffer>;
 }
 
 interface Entry {
   generation: number;
-  bytes: Buffer;
+  page: Pick<RenderedPage, 'bytes'> & Partial<Pick<RenderedPage, 'gzip'>>;
   text?: string;
   gzipped?: Promise<Buffer>;
 }
 
-const gzipAsync = (bytes: Buffer): Promise<Buffer> => new Promise((resolve, reject) => gzip(bytes, (err, out) => (err ? reject(err) : resolve(out))));
 
 export class CadvisorPageCache {
   private entry: Entry | undefined;
@@ -33,16 +32,16 @@ export class CadvisorPageCache {
   /** The page as text (rendered only when the generation moved since the last render). */
   text(): string {
     const e = this.current();
-    e.text ??= e.bytes.toString();
+    e.text ??= e.page.bytes.toString();
     return e.text;
   }
 
   /** The page's bytes, gzipped when `gzip` (the client accepts it). */
   async body(opts: { gzip: boolean }): Promise<{ body: Buffer; contentEncoding?: 'gzip' }> {
     const e = this.current();
-    if (!opts.gzip) return { body: e.bytes };
+    if (!opts.gzip) return { body: e.page.bytes };
     if (!e.gzipped) {
-      const p = (this.deps.gzip ?? gzipAsync)(e.bytes);
+      const p = e.page.gzip ? e.page.gzip() : (this.deps.gzip ?? gzipAsync)(e.page.bytes);
       e.gzipped = p;
       p.catch(() => {
         if (e.gzipped === p) e.gzipped = undefined; // the next scrape tries again
@@ -53,7 +52,7 @@ export class CadvisorPageCache {
 
   private current(): Entry {
     const generation = this.deps.generation();
-    if (this.entry?.generation !== generation) this.entry = { generation, bytes: this.deps.render() };
+    if (this.entry?.generation !== generation) this.entry = { generation, page: this.deps.render() };
     return this.entry;
   }
 }
