@@ -180,8 +180,11 @@ export class CadvisorRenderer {
     if (tail !== this.tail || !this.blocks[HEADERS.length]) this.blocks[HEADERS.length] = { bytes: Buffer.from(tail) };
     this.tail = tail;
     const blocks = [...this.blocks];
+    let bytes: Buffer | undefined;
     return {
-      bytes: Buffer.concat(blocks.map((b) => b.bytes)),
+      get bytes() {
+        return (bytes ??= Buffer.concat(blocks.map((b) => b.bytes))); // a client that takes gzip never needs it
+      },
       gzip: async () => Buffer.concat(await Promise.all(blocks.map((b) => (b.gz ??= gzipAsync(b.bytes))))),
     };
   }
