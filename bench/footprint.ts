@@ -7,7 +7,7 @@
 // (`node scripts/build.mjs --out <dir>`). `--profile <dir>`: after each measured window, a CPU profile
 // (PROFILE_S (30) s) and a heap snapshot of the agent and the embedded runtime over their inspectors into <dir>,
 // with the top functions printed (the inspector costs a little: measure without it). Beside each window, the agent's
-// CRI calls in it by operation (bench/runtime-ops.ts).
+// CRI calls in it by operation (bench/runtime-ops.ts). AGENT_ARGS adds agent flags (an A/B of one setting).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -139,7 +139,8 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
     ...(o.dist ? { compiledMain: join(o.dist, 'agent/main.js') } : {}),
     // The kubelet's default rescan (20 s; the harness sets 1 s for tests): a steady state as deployed. New
     // manifests are still seen at once through the directory watch.
-    args: ['--cgroup-root', cgroupRoot, '--file-check-frequency', '20s'],
+    // AGENT_ARGS: more agent flags for an A/B (space-separated, e.g. `--housekeeping-interval 1h`).
+    args: ['--cgroup-root', cgroupRoot, '--file-check-frequency', '20s', ...(process.env.AGENT_ARGS ?? '').split(' ').filter(Boolean)],
   });
   let web: ChildProcess | undefined;
   const rows: string[][] = [];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { FakeClock, RecordingLogger } from '@nodelet/core/testing';
 import { embeddedRuntimePaths } from './runtime-launcher.ts';
-import { RuntimeSupervisor, type RuntimeRestart, type SupervisorConfig } from './runtime-supervisor.ts';
+import { DEFAULT_SUPERVISOR_CONFIG, RuntimeSupervisor, type RuntimeRestart, type SupervisorConfig } from './runtime-supervisor.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'nodelet-supervisor-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -58,7 +58,7 @@ test('a dead runtime is restarted with a capped exponential back-off, reset afte
   s.sup.start();
   await s.clock.step(5_000);
   assert.equal(s.restarts.length, 0, 'a live, answering runtime is left alone');
-  // It keeps dying as soon as it is up: waits 0.5, 1, 2, 4, 8, 10, 10 s (+ up to one 250 ms check) before each start.
+  // It keeps dying as soon as it is up: waits 0.5, 1, 2, 4, 8, 10, 10 s (+ up to one check period) before each start.
   const waits: number[] = [];
   for (let i = 0; i < 7; i++) {
     const diedAt = s.clock.monotonic();
@@ -67,7 +67,7 @@ test('a dead runtime is restarted with a capped exponential back-off, reset afte
     waits.push((s.spawnedAt[i] ?? 0) - diedAt);
   }
   const expected = [500, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000];
-  waits.forEach((w, i) => assert.ok(w >= (expected[i] ?? 0) && w <= (expected[i] ?? 0) + 300, `restart ${i + 1} after ${w} ms, expected ${expected[i]}`));
+  waits.forEach((w, i) => assert.ok(w >= (expected[i] ?? 0) && w <= (expected[i] ?? 0) + DEFAULT_SUPERVISOR_CONFIG.checkMs + 50, `restart ${i + 1} after ${w} ms, expected ${expected[i]}`));
   assert.equal(s.restarts.length, 7);
   assert.match(s.restarts[0]?.cause ?? '', /process 100 is gone/);
   assert.ok(s.rec.records.some((r) => r.level === 'warn' && r.msg === 'embedded runtime died; restarting it'));
@@ -76,7 +76,7 @@ test('a dead runtime is restarted with a capped exponential back-off, reset afte
   const diedAt = s.clock.monotonic();
   s.live.delete(s.current());
   while (s.spawnedAt.length === 7) await s.clock.step(50);
-  assert.ok((s.spawnedAt[7] ?? 0) - diedAt <= 800, `after a stable minute: ${(s.spawnedAt[7] ?? 0) - diedAt} ms`);
+  assert.ok((s.spawnedAt[7] ?? 0) - diedAt <= 500 + DEFAULT_SUPERVISOR_CONFIG.checkMs + 50, `after a stable minute: ${(s.spawnedAt[7] ?? 0) - diedAt} ms`);
   s.sup.stop();
   assert.equal(s.clock.pending(), 0);
 });
@@ -102,11 +102,11 @@ test('a live runtime that stops answering is killed and restarted; one answering
 test('a pid reused by another process, or no pid file, counts as dead', async () => {
   const s = setup();
   s.sup.start();
-  await s.clock.step(1_000);
+  await s.clock.step(DEFAULT_SUPERVISOR_CONFIG.checkMs + 750);
   assert.equal(s.restarts.length, 1, 'no pid file: started');
   assert.match(s.restarts[0]?.cause ?? '', /no pid in/);
   s.live.delete(s.current()); // what is at that pid now is not the runtime
-  await s.clock.step(2_000);
+  await s.clock.step(DEFAULT_SUPERVISOR_CONFIG.checkMs + 1_500);
   assert.equal(s.restarts.length, 2);
   s.sup.stop();
 });

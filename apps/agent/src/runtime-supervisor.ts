@@ -9,7 +9,8 @@ import type { Clock, TimerHandle, Logger } from '@nodelet/core/util';
 import { embeddedRuntimePaths, isRuntimeProcess, probeEndpoint, readPid, spawnRuntime, type RuntimeLaunch, type RuntimePaths } from './runtime-launcher.ts';
 
 export interface SupervisorConfig {
-  /** How often the pid is checked. */
+  /** How often the pid is checked (1 s: each look reads the pid file and the process's command line; at 250 ms
+   * that was 4 % of the agent's busy time at 110 pods, for a restart 0.75 s sooner). */
   checkMs: number;
   /** How often the socket is probed while the process lives. */
   probeMs: number;
@@ -22,7 +23,7 @@ export interface SupervisorConfig {
 }
 
 export const DEFAULT_SUPERVISOR_CONFIG: SupervisorConfig = {
-  checkMs: 250,
+  checkMs: 1_000,
   probeMs: 2_000,
   hungMs: 10_000,
   initialBackoffMs: 500,

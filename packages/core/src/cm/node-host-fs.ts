@@ -3,7 +3,7 @@
  * `emulateCgroupfs` makes rmdir behave as on cgroupfs (control files vanish with the directory, child
  * directories make it fail) so fixture trees can stand in for /sys/fs/cgroup.
  */
-import { closeSync, promises as fsp, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, promises as fsp, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DirEntry, HostFs, StatFsResult } from './types.ts';
 
@@ -78,6 +78,10 @@ export function createNodeHostFs(opts: NodeHostFsOptions = {}): HostFs {
     async statfs(p): Promise<StatFsResult> {
       const s = await fsp.statfs(at(p));
       return { bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree };
+    },
+    readlink: (p) => {
+      const full = at(p);
+      return pseudo(full, () => readlinkSync(full), () => fsp.readlink(full));
     },
     async exists(p) {
       try {

@@ -36,6 +36,8 @@ export interface HostFs {
   rmdir(path: string): Promise<void>;
   statfs(path: string): Promise<StatFsResult>;
   exists(path: string): Promise<boolean>;
+  /** A symlink's target (`/proc/<pid>/ns/net` → `net:[4026531840]`); optional: fakes may leave it out. */
+  readlink?(path: string): Promise<string>;
 }
 
 export type CgroupMode = 'v1' | 'v2' | 'hybrid';

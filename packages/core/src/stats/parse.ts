@@ -3,11 +3,13 @@
 /** "key value" lines (memory.stat, cpu.stat, memory.events, cpuacct.stat) → numbers. */
 export function parseFlatKeyed(text: string | undefined): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const line of (text ?? '').split('\n')) {
-    const [k, v] = line.trim().split(/\s+/);
-    if (k === undefined || v === undefined) continue;
-    const n = Number(v);
-    if (Number.isFinite(n)) out[k] = n;
+  if (!text) return out;
+  // One match per line (the first two fields), not a trimmed copy and a split array of every line: memory.stat has
+  // ≈ 36 lines and is read for every container each housekeeping.
+  const line = /^[ \t]*(\S+)[ \t]+(\S+)/gm;
+  for (let m = line.exec(text); m !== null; m = line.exec(text)) {
+    const n = Number(m[2]);
+    if (Number.isFinite(n)) out[m[1] as string] = n;
   }
   return out;
 }

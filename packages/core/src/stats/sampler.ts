@@ -2,6 +2,7 @@
 import type { HostFs } from '../cm/types.ts';
 import type { Clock } from '../util/clock.ts';
 import { readNetDev } from './net-dev.ts';
+import { createNetnsPidCache } from './netns-pid.ts';
 import { memoryFromMeminfo, readMeminfo, readProcStat } from './proc-readers.ts';
 import { USER_HZ } from './cgroup-stats-v1.ts';
 import type { CgroupStatsReader, ContainerSample, CpuSample, TrackedContainer } from './types.ts';
@@ -10,6 +11,7 @@ import type { CgroupStatsReader, ContainerSample, CpuSample, TrackedContainer } 
 export type Sampler = (target: TrackedContainer) => Promise<ContainerSample | undefined>;
 
 export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostFs; clock: Clock; procRoot?: string }): Sampler {
+  const netPids = createNetnsPidCache(deps.fs, async (cg) => (await deps.reader.pids(cg, 1))[0], deps.procRoot);
   return async (target) => {
     const [cgCpu, cgMemory, processes] = await Promise.all([
       deps.reader.cpu(target.cgroup),
@@ -29,7 +31,7 @@ export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostF
     if (memory) sample.memory = memory;
     if (processes) sample.processes = processes;
     if (target.network) {
-      const pid = target.cgroup === '/' ? ('self' as const) : (await deps.reader.pids(target.cgroup, 1))[0];
+      const pid = target.cgroup === '/' ? ('self' as const) : await netPids.pid(target.cgroup, deps.clock.monotonic());
       if (pid !== undefined) {
         const net = await readNetDev(deps.fs, pid, deps.procRoot);
         if (net) sample.network = net;
