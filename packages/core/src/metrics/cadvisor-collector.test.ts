@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import { Gauge, Registry } from 'prom-client';
 import { CadvisorRenderer, renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
 import { SAMPLE } from './testing/sample-registry.ts';
@@ -83,7 +83,12 @@ test('a kept renderer writes again only the containers whose sample or labels ch
   const firstGz = await first.gzip();
   containers[0] = { ...(containers[0] as CadvisorContainerInfo), sample: counted(7) };
   const second = r.renderPage(source);
-  assert.equal(gunzipSync(await second.gzip()).toString(), renderCadvisorMetrics(source), 'the gzip members after a change are the new page');
+  const gz = await second.gzip();
+  assert.equal(gunzipSync(gz).toString(), renderCadvisorMetrics(source), 'the gzip after a change is the new page');
+  // One member (curl --compressed reads only the first): the deflate data between the 10-byte header and the
+  // 8-byte trailer is the whole page, and the trailer holds its CRC-32 and length (RFC 1952).
+  assert.equal(inflateRawSync(gz.subarray(10, -8)).toString(), second.bytes.toString());
+  assert.deepEqual([gz.readUInt32LE(gz.length - 8), gz.readUInt32LE(gz.length - 4)], [crc32(second.bytes), second.bytes.length]);
   assert.equal(gunzipSync(firstGz).toString(), first.bytes.toString());
   assert.notEqual(first.bytes.toString(), second.bytes.toString());
   assert.match(page, /^container_memory_rss\{id="\/kubepods\/podb\/b",[^}]*\} 42$/m);

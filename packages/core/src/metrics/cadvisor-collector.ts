@@ -3,8 +3,8 @@
  * layer (the housekeeper's latest samples), with the kubelet's label set id, name, image, pod, namespace,
  * container. Nothing is stored between scrapes; a container without a sample exports nothing.
  */
-import { gzip } from 'node:zlib';
 import type { ContainerSample, MachineInfo } from '../stats/types.ts';
+import { deflatePart, gzipFromParts } from './gzip-segments.ts';
 import type { CadvisorContainerInfo, CadvisorSource } from './types.ts';
 
 export type { CadvisorContainerInfo, CadvisorSource } from './types.ts';
@@ -126,16 +126,13 @@ const describe = (c: CadvisorContainerInfo): string => JSON.stringify([c.id, c.n
 
 const HEADERS = CONTAINER_METRICS.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}`);
 
-/** zlib's gzip on the thread pool (default level, as promhttp's gzip.NewWriter). */
-export const gzipAsync = (bytes: Buffer): Promise<Buffer> => new Promise((resolve, reject) => gzip(bytes, (err, out) => (err ? reject(err) : resolve(out))));
-
-/** One metric block of the page with the separator after it, and its gzip member once asked. */
+/** One metric block of the page with the separator after it, and its deflated bytes once asked. */
 interface Block {
   bytes: Buffer;
-  gz?: Promise<Buffer>;
+  deflated?: Promise<Buffer>;
 }
 
-/** A rendered page: its bytes, and gzip() the same bytes as one gzip member per block (RFC 1952 allows members). */
+/** A rendered page: its bytes, and gzip() the same bytes gzipped (one member; each block deflated on its own). */
 export interface RenderedPage {
   bytes: Buffer;
   gzip(): Promise<Buffer>;
@@ -147,7 +144,7 @@ export interface RenderedPage {
  * container without a sample exports nothing. A renderer keeps each container's lines (as bytes) from its last
  * render and writes them again only for a container whose sample (a new object per housekeeping sample), labels,
  * spec or filesystem rows changed — the samples land one container at a time — and keeps each metric's block
- * (and its gzip member) while no container's lines of that metric changed.
+ * (and its deflated bytes) while no container's lines of that metric changed.
  */
 export class CadvisorRenderer {
   private kept = new Map<string, ContainerBytes>();
@@ -185,7 +182,7 @@ export class CadvisorRenderer {
       get bytes() {
         return (bytes ??= Buffer.concat(blocks.map((b) => b.bytes))); // a client that takes gzip never needs it
       },
-      gzip: async () => Buffer.concat(await Promise.all(blocks.map((b) => (b.gz ??= gzipAsync(b.bytes))))),
+      gzip: async () => gzipFromParts(blocks.map((b) => b.bytes), await Promise.all(blocks.map((b) => (b.deflated ??= deflatePart(b.bytes))))),
     };
   }
 

@@ -5,7 +5,8 @@
  * provider's: a new sample, a container tracked, dropped or relabelled, new filesystem figures), so a scrape
  * never gets an older page than the data; scrapes of one generation share its render and its one gzip.
  */
-import { gzipAsync, type RenderedPage } from './cadvisor-collector.ts';
+import { gzip } from 'node:zlib';
+import type { RenderedPage } from './cadvisor-collector.ts';
 
 export interface CadvisorPageDeps {
   /** Changes whenever anything the page shows changes. */
@@ -15,6 +16,8 @@ export interface CadvisorPageDeps {
   /** Compresses a page without gzip() of its own (default gzipAsync). */
   gzip?: (bytes: Buffer) => Promise<Buffer>;
 }
+
+const gzipAsync = (bytes: Buffer): Promise<Buffer> => new Promise((resolve, reject) => gzip(bytes, (err, out) => (err ? reject(err) : resolve(out))));
 
 interface Entry {
   generation: number;
