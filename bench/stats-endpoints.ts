@@ -4,10 +4,12 @@
 // Runs on the embedded runtime, and on containerd too when root with containerd installed
 // (`--runtime embedded|containerd|both`). (bench/stats.ts holds the shared table helpers.)
 import { execFileSync } from 'node:child_process';
+import { get as httpGet } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { removeCgroupTree, repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { benchPodManifest } from './runtimes.ts';
@@ -63,18 +65,32 @@ async function summaryPods(stack: Stack): Promise<number> {
   return ((await r.json()) as { pods?: unknown[] }).pods?.length ?? 0;
 }
 
+/** One GET as Prometheus sends it (Accept-Encoding: gzip): the status, the body as sent, and whether it is gzipped. */
+function getRaw(url: string): Promise<{ status: number; body: Buffer; gzip: boolean }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers: { 'Accept-Encoding': 'gzip' }, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), gzip: res.headers['content-encoding'] === 'gzip' }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/**
+ * Time to the last byte of each response (node:http, not fetch: undici's decoding of a 1–2 MiB body in this same
+ * process took 40–90 ms, more than the agent's part); `bytes` is the decoded size of the last body.
+ */
 async function latencies(url: string): Promise<{ ms: number[]; bytes: number }> {
   const ms: number[] = [];
-  let bytes = 0;
+  let last: { status: number; body: Buffer; gzip: boolean } | undefined;
   for (let i = 0; i < REQUESTS; i++) {
     const t0 = performance.now();
-    const r = await fetch(url);
-    const body = await r.text();
-    if (!r.ok) throw new Error(`${url}: ${r.status} ${body.slice(0, 200)}`);
+    last = await getRaw(url);
     ms.push(performance.now() - t0);
-    bytes = body.length;
+    if (last.status !== 200) throw new Error(`${url}: ${last.status} ${last.body.subarray(0, 200).toString()}`);
   }
-  return { ms, bytes };
+  return { ms, bytes: last ? (last.gzip ? gunzipSync(last.body) : last.body).length : 0 };
 }
 
 async function measure(rt: RuntimeUnderTest, stack: Stack, pid: number, pods: number): Promise<string[]> {
@@ -166,7 +182,7 @@ async function main(): Promise<void> {
     }
   }
   const cpu = cpus();
-  console.log(`\nstats endpoints: ${REQUESTS} sequential GETs each on the read-only port; agent CPU idle over ${IDLE_WINDOW_MS / 1000} s, then during the GETs`);
+  console.log(`\nstats endpoints: ${REQUESTS} sequential GETs each on the read-only port (Accept-Encoding: gzip, time to the last byte); agent CPU idle over ${IDLE_WINDOW_MS / 1000} s, then during the GETs`);
   console.log(`machine: ${cpu.length} cores × ${cpu[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}\n`);
   console.log(
     table(['runtime', 'pods', 'cadvisor p50', 'cadvisor p99', 'cadvisor size', 'summary p50', 'summary p99', 'agent CPU idle', 'agent CPU busy', 'agent RSS', 'load 1m'], rows),
