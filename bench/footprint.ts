@@ -9,7 +9,7 @@
 // with the top functions printed (the inspector costs a little: measure without it). Beside each window, the agent's
 // CRI calls in it by operation (bench/runtime-ops.ts). AGENT_ARGS adds agent flags (an A/B of one setting).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,12 +51,55 @@ export function sample(pid: number): Sample | undefined {
   }
 }
 
+/** Where a process's RSS is (/proc/<pid>/status): anonymous memory (heap, native) vs mapped files (code) vs shared. */
+export function rssParts(pid: number): string {
+  try {
+    const st = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(st)?.[1] ?? NaN);
+    return `RSS ${(kib('VmRSS') / 1024).toFixed(0)} MiB = anon ${(kib('RssAnon') / 1024).toFixed(0)} + file ${(kib('RssFile') / 1024).toFixed(0)} + shmem ${(kib('RssShmem') / 1024).toFixed(0)}`;
+  } catch {
+    return 'gone';
+  }
+}
+
 export interface Usage {
   /** CPU seconds over wall seconds for the whole window, % of one core. */
   cpuPct: number;
   cpuP99: number;
   rssP50: number;
   rssP99: number;
+}
+
+/** CPU ticks per thread name of `pid` (/proc/<pid>/task/<tid>/stat: comm, utime + stime). */
+export function threadTicks(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const st = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const comm = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')).replace(/\d+$/, '').trim() || '?';
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+      out.set(comm, (out.get(comm) ?? 0) + Number(f[11]) + Number(f[12]));
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** % of one core per thread name between two threadTicks readings `wallS` apart. */
+export function threadShares(a: Map<string, number>, b: Map<string, number>, wallS: number): string {
+  return [...b]
+    .map(([k, v]) => [k, ((v - (a.get(k) ?? 0)) / TICK / wallS) * 100] as const)
+    .filter(([, pct]) => pct > 0)
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, pct]) => `${k} ${pct.toFixed(2)} %`)
+    .join(', ');
 }
 
 /** Samples every process once a second for `windowS` s. */
@@ -168,12 +211,15 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
       await setup();
       await new Promise((r) => setTimeout(r, o.settleS * 1000));
       const opsBefore = await ops();
+      const threadsBefore = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, threadTicks(pid)]));
       const m = await measure(procs, o.windowS);
+      for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name} CPU by thread: ${threadShares(threadsBefore[name] ?? new Map(), threadTicks(pid), o.windowS)}`);
       console.log(`\n${rt.name} ${phase}: the agent's CRI calls in the ${o.windowS} s window (kubelet_runtime_operations_total)\n${table(['operation', 'calls', 'per minute'], operationRates(opsBefore, await ops(), o.windowS))}`);
       for (const [name, u] of Object.entries(m.usage)) {
         rows.push([name, rt.name, phase, u.rssP50.toFixed(0), u.rssP99.toFixed(0), u.cpuPct.toFixed(2), u.cpuP99.toFixed(1), m.load.toFixed(2)]);
         console.error(`  ${rows.at(-1)?.join(' | ')}`); // kept when a later phase fails
       }
+      for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name}: ${rssParts(pid)}`);
       console.error(`${rt.name} ${phase}: measured`);
       if (o.profileDir) await profile(o.profileDir, `${rt.name}-${o.pods}-${phase.split(',')[0]?.replace(/\W+/g, '')}`, logs, o.profileS);
     }

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { createCriClient } from '@nodelet/core/cri';
 import { pidAlive } from '@nodelet/core/util';
 
 export function freePort(): Promise<number> {
@@ -82,10 +83,31 @@ export async function stopPid(pid: number, graceMs = 20_000): Promise<void> {
   if (alive(pid)) process.kill(pid, 'SIGKILL');
 }
 
-/** Stops the embedded runtime an agent spawned under `rootDir` (its pid file), if it still runs. */
+/**
+ * Stops the embedded runtime an agent spawned under `rootDir` (its pid file), if it still runs. Its pod sandboxes
+ * are stopped and removed first: pods outlive the runtime (as containerd's), and a sandbox's namespace holder is
+ * not in a cgroup the tests remove, so a test that ended with pods still stopping left their holders (and veths)
+ * running for the rest of the run.
+ */
 export async function stopRuntimeOf(rootDir: string): Promise<void> {
   const pidFile = join(rootDir, 'runtime', 'runtime.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  if (pid > 0) await stopPid(pid);
+  if (!(pid > 0) || !alive(pid)) return;
+  const socket = join(rootDir, 'runtime', 'nodelet.sock');
+  if (existsSync(socket)) {
+    const cri = createCriClient(`unix://${socket}`, { timeoutMs: 10_000 });
+    try {
+      const { items } = await cri.listPodSandbox({});
+      await Promise.all(items.map(async (sb) => {
+        await cri.stopPodSandbox({ podSandboxId: sb.id }).catch(() => {});
+        await cri.removePodSandbox({ podSandboxId: sb.id }).catch(() => {});
+      }));
+    } catch {
+      // A runtime that does not answer is stopped all the same.
+    } finally {
+      cri.close();
+    }
+  }
+  await stopPid(pid);
 }

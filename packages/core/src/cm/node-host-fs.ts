@@ -3,7 +3,7 @@
  * `emulateCgroupfs` makes rmdir behave as on cgroupfs (control files vanish with the directory, child
  * directories make it fail) so fixture trees can stand in for /sys/fs/cgroup.
  */
-import { closeSync, promises as fsp, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, existsSync, promises as fsp, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DirEntry, HostFs, StatFsResult } from './types.ts';
 
@@ -83,13 +83,10 @@ export function createNodeHostFs(opts: NodeHostFsOptions = {}): HostFs {
       const full = at(p);
       return pseudo(full, () => readlinkSync(full), () => fsp.readlink(full));
     },
-    async exists(p) {
-      try {
-        await fsp.access(at(p));
-        return true;
-      } catch {
-        return false;
-      }
+    exists: (p) => {
+      const full = at(p);
+      // A cgroup's existence is asked on every pod sync (as the kubelet's pcm.Exists): synchronously on procfs/sysfs.
+      return pseudo(full, () => existsSync(full), () => fsp.access(full).then(() => true, () => false));
     },
   };
 }

@@ -73,3 +73,36 @@ test('NodeStats: kubelet_desired_pods/kubelet_active_pods count only file and HT
     fx.cleanup();
   }
 });
+
+test('NodeStats: the tracked containers follow a new runtime status, a new pod and a pod gone (the mapping is kept only while its inputs are the same objects)', async () => {
+  const fx = makeFixture('v1');
+  const clock = new FakeClock(Date.UTC(2026, 0, 1));
+  const bus = new InMemoryEventBus({ clock, logger: nullLogger });
+  let pods: V1Pod[] = [pod];
+  let st: PodStatus = status;
+  const other: V1Pod = { metadata: { uid: 'u2', name: 'db', namespace: 'default' }, spec: { containers: [{ name: 'db' }] } };
+  const otherStatus: PodStatus = { ...status, uid: 'u2', name: 'db', containerStatuses: [{ ...status.containerStatuses[0]!, id: { type: 't', id: 'c9' }, name: 'db' }] };
+  const ns = new NodeStats(
+    {
+      fs: fx.fs, du: () => Promise.resolve({ bytes: 0, inodes: 0 }), clock, logger: nullLogger,
+      recorder: new KubeletEventRecorder({ bus, clock, logger: nullLogger }), bus,
+      pods: () => pods, status: (uid) => (uid === 'u1' ? st : uid === 'u2' ? otherStatus : undefined), active: () => true,
+    },
+    { nodeName: 'n1', rootDir: '/', maxPods: 110, podLogsDir: '/var/log/pods', nodeStartTimeMs: clock.now(), oomWatcher: false },
+  );
+  const keys = () => ns.containers().map((c) => c.key).filter((k) => k.includes('/pod'));
+  try {
+    await ns.start();
+    assert.deepEqual(keys(), ['/kubepods/burstable/podu1', '/kubepods/burstable/podu1/c1']);
+    // The container restarted: a new status object with a new container id.
+    st = { ...status, containerStatuses: [{ ...status.containerStatuses[0]!, id: { type: 't', id: 'c2' } }] };
+    assert.deepEqual(keys(), ['/kubepods/burstable/podu1', '/kubepods/burstable/podu1/c2']);
+    pods = [pod, other];
+    assert.deepEqual(keys(), ['/kubepods/burstable/podu1', '/kubepods/burstable/podu1/c2', '/kubepods/besteffort/podu2', '/kubepods/besteffort/podu2/c9']);
+    pods = [other];
+    assert.deepEqual(keys(), ['/kubepods/besteffort/podu2', '/kubepods/besteffort/podu2/c9']);
+  } finally {
+    ns.stop();
+    fx.cleanup();
+  }
+});

@@ -82,6 +82,7 @@ export class NodeStats implements StatsApi {
   private system: { name: 'kubelet' | 'runtime' | 'pods'; cgroup: string; startTimeMs: number }[] = [];
   private readonly resourceRegistry = createRegistry();
   private readonly layers: WritableLayerCache | undefined;
+  private memo: { key: unknown[]; value: StatsSources } | undefined;
   /** deps.cri through the instrumented client, so stats calls count in the CRI metrics. */
   private readonly cri: CriClient | undefined;
   private imageFs: { device: string; stats: FsSample } | undefined;
@@ -192,8 +193,20 @@ export class NodeStats implements StatsApi {
   }
 
   private sources(): StatsSources {
+    // Asked every 2 s (tracking), by each summary and the console's list: the mapping runs again only when a pod, its
+    // spec or status, its runtime status, the system containers or the writable layers are other objects than last time.
+    const pods = this.deps.pods();
+    const key: unknown[] = [this.system.length, this.layers?.version()];
+    for (const p of pods) key.push(p, p.spec, p.status, this.deps.status(p.metadata?.uid ?? ''));
+    if (this.memo && this.memo.key.length === key.length && this.memo.key.every((k, i) => k === key[i])) return this.memo.value;
+    const value = this.mapSources(pods);
+    this.memo = { key, value };
+    return value;
+  }
+
+  private mapSources(pods: V1Pod[]): StatsSources {
     return statsSources({
-      pods: this.deps.pods(),
+      pods,
       status: this.deps.status,
       podCgroup: (p) => this.cm.cgroupParent(p),
       podLogsDir: this.config.podLogsDir,

@@ -34,6 +34,11 @@ export class WritableLayerCache {
     return this.layers.get(containerId);
   }
 
+  /** Another object after each refresh that read the layers (a key for what was built from them). */
+  version(): object {
+    return this.layers;
+  }
+
   async refresh(): Promise<void> {
     try {
       const r = await this.deps.cri.listContainerStats({});
