@@ -5,7 +5,7 @@
 // beside. `--runtime embedded|containerd|both` (default embedded; containerd = a private one, root only).
 // `--compiled` runs `npm run build`'s output (dist/) with plain node, `--dist <dir>` a build elsewhere
 // (`node scripts/build.mjs --out <dir>`). `--profile <dir>`: after each measured window, a CPU profile
-// (PROFILE_S (30) s) and a heap snapshot of the agent and the embedded runtime over their inspectors into <dir>,
+// (PROFILE_S (30) s), a heap snapshot and an allocation profile (PROFILE_S) of the agent and the embedded runtime over their inspectors into <dir>,
 // with the top functions printed (the inspector costs a little: measure without it). Beside each window, the agent's
 // CRI calls in it by operation (bench/runtime-ops.ts). AGENT_ARGS adds agent flags (an A/B of one setting).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { freePort, repoRoot, waitUntil } from '../e2e/harness.ts';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
-import { cpuProfile, heapSnapshot, inspectorUrl, summarizeProfile } from './inspector.ts';
+import { allocationProfile, cpuProfile, heapSnapshot, inspectorUrl, summarizeProfile } from './inspector.ts';
 import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { operationRates, runtimeOperations } from './runtime-ops.ts';
 import { percentile, table } from './stats.ts';
@@ -70,7 +70,7 @@ export interface Usage {
   rssP99: number;
 }
 
-/** CPU ticks per thread name of `pid` (/proc/<pid>/task/<tid>/stat: comm, utime + stime). */
+/** CPU ticks per thread of `pid` (/proc/<pid>/task/<tid>/stat: utime + stime), the main thread as `main`. */
 export function threadTicks(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   let tids: string[] = [];
@@ -82,7 +82,9 @@ export function threadTicks(pid: number): Map<string, number> {
   for (const tid of tids) {
     try {
       const st = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const comm = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')')).replace(/\d+$/, '').trim() || '?';
+      // Node leaves its threads unnamed ("node"): the main thread is the one whose id is the pid; the others are
+      // libuv's pool and V8's workers (GC, compiler).
+      const comm = tid === String(pid) ? 'main' : `${st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'))} ${tid}`;
       const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
       out.set(comm, (out.get(comm) ?? 0) + Number(f[11]) + Number(f[12]));
     } catch {
@@ -165,6 +167,9 @@ async function profile(dir: string, tag: string, logs: Record<string, string>, s
       const mib = (k: string) => `${((mem[k] ?? 0) / 2 ** 20).toFixed(1)}`;
       console.log(`\n${tag} ${name}: rss ${mib('rss')} MiB, heapTotal ${mib('heapTotal')}, heapUsed ${mib('heapUsed')}, external ${mib('external')} (after GC)`);
       console.log(table(['% busy samples', 'function', 'where'], summarizeProfile(p, 20)));
+      const alloc = await allocationProfile(url, seconds * 1000, `${base}.heapprofile`, 20);
+      console.log(`\n${tag} ${name}: ${(alloc.bytes / 2 ** 20 / seconds).toFixed(2)} MiB allocated a second (sampled), by function`);
+      console.log(table(['% bytes', 'function', 'where'], alloc.top));
     }),
   );
 }

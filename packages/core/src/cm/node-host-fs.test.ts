@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createNodeHostFs, readPseudoSync } from './node-host-fs.ts';
+import { join, normalize } from 'node:path';
+import fc from 'fast-check';
+import { createNodeHostFs, normalPath, readPseudoSync } from './node-host-fs.ts';
 
 test('procfs/sysfs reads answer without a thread-pool round trip; errors and other paths are as before', async (t) => {
   const fs = createNodeHostFs();
@@ -37,4 +38,12 @@ test('readPseudoSync: a pseudo-file whole, as readFileSync reads it; content bey
   writeFileSync(join(dir, 'big'), big);
   assert.equal(readPseudoSync(join(dir, 'big')), big);
   assert.throws(() => readPseudoSync(join(dir, 'absent')), { code: 'ENOENT' });
+});
+
+test('normalPath is path.normalize for any path (property)', () => {
+  const seg = fc.constantFrom('a', 'b', '.', '..', '', 'cgroup.procs', '.x');
+  fc.assert(fc.property(fc.boolean(), fc.array(seg, { maxLength: 8 }), (abs, parts) => {
+    const p = `${abs ? '/' : ''}${parts.join('/')}`;
+    return normalPath(p) === normalize(p);
+  }), { numRuns: 2000 });
 });

@@ -48,9 +48,18 @@ export interface NodeHostFsOptions {
   emulateCgroupfs?: boolean;
 }
 
+/**
+ * path.normalize(p), without the copy when `p` is already normal (no empty or dot segment): path.normalize copies
+ * every path it is given, and ≈ 10 % of the bytes the agent allocated at 110 pods were the housekeeping reads' cgroup
+ * paths, all of them normal already.
+ */
+export function normalPath(p: string): string {
+  return p === '' || p.startsWith('.') || p.includes('//') || p.includes('/.') ? path.normalize(p) : p;
+}
+
 export function createNodeHostFs(opts: NodeHostFsOptions = {}): HostFs {
   const root = opts.root;
-  const at = (p: string): string => (root ? path.join(root, p) : path.normalize(p));
+  const at = (p: string): string => (root ? path.join(root, p) : normalPath(p));
   return {
     readFile: (p) => {
       const full = at(p);

@@ -49,6 +49,8 @@ export class FileSource implements PodSource {
   private scanning: Promise<void> | undefined;
   private dirty = false;
   private lastEmitted: string | undefined;
+  /** The pods behind lastEmitted: decoded manifests are cached by file version, so the same objects = the same pods. */
+  private emittedPods: V1Pod[] | undefined;
   /** Per file: the stat version and a hash of the content last decoded, and its result. */
   private readonly parsed = new Map<string, { version?: string; hash: string; result: DecodeResult }>();
   /** Stat versions of this scan's files. */
@@ -127,8 +129,13 @@ export class FileSource implements PodSource {
       this.ensureWatcher();
     }
     const pods = await this.collect(files);
+    // Every rescan (20 s) and watch event: no canonical JSON of every pod when each is the object emitted last time.
+    const prev = this.emittedPods;
+    if (prev && prev.length === pods.length && pods.every((p, i) => p === prev[i])) return;
     const key = canonicalJson(pods);
-    if (key === this.lastEmitted || !this.started) return;
+    if (!this.started) return;
+    this.emittedPods = pods;
+    if (key === this.lastEmitted) return;
     this.lastEmitted = key;
     this.deps.onUpdate({ op: 'SET', pods, source: 'file' });
   }

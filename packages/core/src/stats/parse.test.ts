@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { parseCpuinfo, parseOsRelease } from './machine-info.ts';
 import { defaultInterface, parseNetDev } from './net-dev.ts';
 import { countLines, parseFlatKeyed, parseLoadavg, parseList, parseMeminfo, parseProcStat, parseSingle } from './parse.ts';
@@ -58,4 +59,23 @@ test('parseList (cpuacct.usage_percpu)', () => {
     [undefined, undefined],
   ];
   for (const [t, want] of cases) assert.deepEqual(parseList(t), want, JSON.stringify(t));
+});
+
+test('parseFlatKeyed reads the first two fields of each line as the whitespace split did (property)', () => {
+  const split = (text: string): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const line of text.split('\n')) {
+      const [k, v] = line.trim().split(/[ \t\r]+/);
+      if (!k || v === undefined) continue;
+      const num = Number(v);
+      if (Number.isFinite(num)) out[k] = num;
+    }
+    return out;
+  };
+  const tok = fc.constantFrom('rss', 'cache', 'total_rss', '12', '0', '-3', '1e3', 'x9', '', ' ', '\t', '  ');
+  const line = fc.array(tok, { maxLength: 5 }).map((ts) => ts.join(' '));
+  fc.assert(fc.property(fc.array(line, { maxLength: 6 }), (lines) => {
+    const text = lines.join('\n');
+    assert.deepEqual(parseFlatKeyed(text), split(text));
+  }), { numRuns: 1000 });
 });

@@ -95,7 +95,7 @@ export class StatsProvider {
     for (const key of this.housekeeper.keys()) if (key !== NODE_KEY && !want.has(key)) this.housekeeper.unregister(key);
     for (const t of want.values()) {
       const old = this.housekeeper.target(t.key);
-      if (old && !sameTarget(old, t)) this.gen++; // new or dropped keys show in generation()'s scan
+      if (old && old !== t && !sameTarget(old, t)) this.gen++; // new or dropped keys show in generation()'s scan
       this.housekeeper.register(t);
     }
   }
