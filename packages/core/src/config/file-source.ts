@@ -12,6 +12,7 @@ import { basename, extname, join } from 'node:path';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { canonicalJson, md5Hex } from '../util/hash.ts';
+import { sameItems } from '../util/same-items.ts';
 import { podNamespacedName } from '../api/pod-helpers.ts';
 import { decodeSinglePod, type DecodeResult } from './decode.ts';
 import { nodeManifestFs, type ManifestFs } from './manifest-fs.ts';
@@ -131,7 +132,7 @@ export class FileSource implements PodSource {
     const pods = await this.collect(files);
     // Every rescan (20 s) and watch event: no canonical JSON of every pod when each is the object emitted last time.
     const prev = this.emittedPods;
-    if (prev && prev.length === pods.length && pods.every((p, i) => p === prev[i])) return;
+    if (prev && sameItems(prev, pods)) return;
     const key = canonicalJson(pods);
     if (!this.started) return;
     this.emittedPods = pods;

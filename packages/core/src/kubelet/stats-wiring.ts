@@ -32,6 +32,7 @@ import type { Summary } from '../stats/summary-types.ts';
 import type { ContainerSample, DiskUsage, MachineInfo } from '../stats/types.ts';
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
+import { sameItems } from '../util/same-items.ts';
 import { CmWiring, type CmWiringConfig } from './cm-wiring.ts';
 import { KubeletMetricsWiring } from './metrics-wiring.ts';
 import { startOomWiring } from './oom-wiring.ts';
@@ -198,7 +199,7 @@ export class NodeStats implements StatsApi {
     const pods = this.deps.pods();
     const key: unknown[] = [this.system.length, this.layers?.version()];
     for (const p of pods) key.push(p, p.spec, p.status, this.deps.status(p.metadata?.uid ?? ''));
-    if (this.memo && this.memo.key.length === key.length && this.memo.key.every((k, i) => k === key[i])) return this.memo.value;
+    if (this.memo && sameItems(this.memo.key, key)) return this.memo.value;
     const value = this.mapSources(pods);
     this.memo = { key, value };
     return value;

@@ -26,7 +26,6 @@ interface Entry {
   gzipped?: Promise<Buffer>;
 }
 
-
 export class CadvisorPageCache {
   private entry: Entry | undefined;
 

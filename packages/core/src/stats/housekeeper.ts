@@ -39,6 +39,8 @@ export class Housekeeper {
   private readonly entries = new Map<string, Entry>();
   private running = false;
   private nextId = 1;
+  /** Counts every change of what the housekeeper holds: a container tracked or dropped, a sample kept. */
+  private changes = 0;
   private readonly cfg: Required<HousekeeperConfig>;
 
   constructor(
@@ -77,6 +79,7 @@ export class Housekeeper {
     const buffer = new RingBuffer<ContainerSample>(this.cfg.maxAgeMs, Math.ceil(this.cfg.maxAgeMs / Math.min(this.cfg.watchIntervalMs, this.cfg.intervalMs)) + 2);
     const entry: Entry = { target, buffer, intervalMs: this.cfg.intervalMs, listeners: new Map() };
     this.entries.set(target.key, entry);
+    this.changes++;
     if (this.running) this.schedule(entry, 0);
   }
 
@@ -85,6 +88,12 @@ export class Housekeeper {
     if (!e) return;
     this.cancel(e);
     this.entries.delete(key);
+    this.changes++;
+  }
+
+  /** Changes whenever a container is tracked or dropped or a sample is kept (a key for what is built from them). */
+  version(): number {
+    return this.changes;
   }
 
   keys(): string[] {
@@ -178,6 +187,7 @@ export class Housekeeper {
     if (!s) return undefined;
     const prev = e.buffer.latest();
     e.buffer.push(s);
+    this.changes++;
     this.adjustInterval(e, prev, s);
     for (const l of e.listeners.values()) {
       try {

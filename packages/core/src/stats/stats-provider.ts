@@ -50,9 +50,8 @@ export class StatsProvider {
   readonly fsUsage: FsUsageCache;
   private machine: MachineInfo | undefined;
   private readonly builder: SummaryBuilder;
+  /** Changes the housekeeper does not count: a target relabelled, new filesystem figures. */
   private gen = 0;
-  /** Each tracked key's latest sample when generation() last looked. */
-  private readonly seen = new Map<string, ContainerSample | undefined>();
 
   constructor(
     private readonly deps: StatsProviderDeps,
@@ -95,29 +94,18 @@ export class StatsProvider {
     for (const key of this.housekeeper.keys()) if (key !== NODE_KEY && !want.has(key)) this.housekeeper.unregister(key);
     for (const t of want.values()) {
       const old = this.housekeeper.target(t.key);
-      if (old && old !== t && !sameTarget(old, t)) this.gen++; // new or dropped keys show in generation()'s scan
+      if (old && old !== t && !sameTarget(old, t)) this.gen++; // new or dropped keys count in the housekeeper
       this.housekeeper.register(t);
     }
   }
 
   /**
-   * Changes whenever what /metrics/cadvisor shows changes: a tracked container's new sample (compared by
-   * identity: the housekeeper keeps each sample object), a container tracked or dropped, its labels, spec or
-   * cgroup changed, or dataChanged(). A scan of the tracked keys, nothing rendered.
+   * Changes whenever what /metrics/cadvisor shows changes: a sample kept, a container tracked or dropped (the
+   * housekeeper's version), its labels, spec or cgroup changed, or dataChanged(). Two counters that only grow: their
+   * sum moves with either.
    */
   generation(): number {
-    const keys = this.housekeeper.keys();
-    let changed = keys.length !== this.seen.size;
-    for (let i = 0; i < keys.length && !changed; i++) {
-      const k = keys[i] as string;
-      changed = !this.seen.has(k) || this.seen.get(k) !== this.housekeeper.latest(k);
-    }
-    if (changed) {
-      this.gen++;
-      this.seen.clear();
-      for (const k of keys) this.seen.set(k, this.housekeeper.latest(k));
-    }
-    return this.gen;
+    return this.housekeeper.version() + this.gen;
   }
 
   /** Something else the cadvisor source reads changed (containerFs's figures): the next generation() differs. */

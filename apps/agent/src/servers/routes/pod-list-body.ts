@@ -10,6 +10,7 @@
  * entry with it.
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import { sameItems } from '@nodelet/core/util';
 
 interface PodEntry {
   keys: string[];
@@ -28,7 +29,7 @@ export class PodListBody {
   body(items: readonly V1Pod[]): Buffer {
     const parts = items.map((p) => this.podJson(p));
     const last = this.last;
-    if (last && last.parts.length === parts.length && parts.every((s, i) => s === last.parts[i])) return last.body;
+    if (last && sameItems(last.parts, parts)) return last.body;
     const body = Buffer.from(`${HEAD}${parts.join(',')}${TAIL}`);
     this.last = { parts, body };
     return body;
@@ -40,7 +41,7 @@ export class PodListBody {
     const keys = Object.keys(pod);
     const values = keys.map((k) => (pod as Record<string, unknown>)[k]);
     const hit = this.pods.get(key);
-    if (hit && hit.keys.length === keys.length && keys.every((k, i) => k === hit.keys[i] && values[i] === hit.values[i])) return hit.json;
+    if (hit && sameItems(hit.keys, keys) && sameItems(hit.values, values)) return hit.json;
     const json = JSON.stringify(pod);
     this.pods.set(key, { keys, values, json });
     return json;

@@ -6,6 +6,7 @@
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { getPodQOS } from '../../api/qos.ts';
 import type { Logger } from '../../util/logger.ts';
+import { sameItems } from '../../util/same-items.ts';
 import { BitMask } from '../topologymanager/bitmask.ts';
 import type { Store, TopologyHint, TopologyHints } from '../topologymanager/types.ts';
 import type { SystemReservedMemory } from './reserved.ts';
@@ -239,7 +240,7 @@ export class StaticPolicy {
         const initBlocks = s.getMemoryBlocks(uid, init.name);
         if (!initBlocks || initBlocks.length === 0) continue;
         for (const ib of initBlocks) {
-          if (ib.size === 0 || ib.type !== cb.type || !sameNodes(ib.numaAffinity, cb.numaAffinity)) continue;
+          if (ib.size === 0 || ib.type !== cb.type || !sameItems(ib.numaAffinity, cb.numaAffinity)) continue;
           const used = Math.min(ib.size, size);
           ib.size -= used;
           size -= used;
@@ -250,9 +251,6 @@ export class StaticPolicy {
   }
 }
 
-function sameNodes(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 /** Takes up to `size` from the table's free memory into reserved; returns what is left to take. */
 function take(t: { free: number; reserved: number }, size: number): number {
