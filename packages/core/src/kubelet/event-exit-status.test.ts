@@ -16,6 +16,9 @@ import { BasicStatusManager } from '../status/status-manager.ts';
 import { PodHandlers, type PodHandlerContext } from './pod-handlers.ts';
 import { ReasonCache } from './reason-cache.ts';
 import { HEARD_EXIT_WAIT_MS } from './heard-exits.ts';
+import { podStatusFromEvent } from '../kuberuntime/runtime-status.ts';
+import type { TerminationMessageFs } from '../kuberuntime/termination-message.ts';
+import { eventPod, pod as runtimePod, setup as eventedPleg } from '../pleg/testing/evented-fixture.ts';
 
 const pod: V1Pod = {
   metadata: { name: 'term', namespace: 'default', uid: 'uid-term' },
@@ -34,6 +37,7 @@ function setup(runtimeSays: PodStatus) {
   const clock = new FakeClock();
   const statusManager = new BasicStatusManager({ clock });
   const runtimeSyncs: string[] = [];
+  const reads: string[] = [];
   const ctx = {
     clock,
     logger: nullLogger,
@@ -43,11 +47,11 @@ function setup(runtimeSays: PodStatus) {
     hostIPs: ['192.168.1.10'],
     runtime: {
       syncPod: async (p: V1Pod) => (runtimeSyncs.push(p.metadata?.name ?? ''), { steps: [] }),
-      getPodStatus: async () => structuredClone(runtimeSays),
+      getPodStatus: async (uid: string) => (reads.push(uid), structuredClone(runtimeSays)),
       backOffRemaining: () => 0,
     },
   } as unknown as PodHandlerContext;
-  return { clock, handlers: new PodHandlers(ctx), statusManager, runtimeSyncs };
+  return { clock, handlers: new PodHandlers(ctx), statusManager, runtimeSyncs, reads };
 }
 
 const stillRunning = () => exited({ state: 'running', exitCode: 0, reason: '', finishedAt: 0 });
@@ -78,3 +82,44 @@ test('a runtime that lags past the wait does not hold the pod: the exit as the e
   assert.equal(r.terminal, true);
   assert.equal(statusManager.getPodStatus('uid-term')?.containerStatuses?.[0]?.state?.terminated?.exitCode, 0);
 });
+
+// The kubelet's evented PLEG (evented.go processCRIEvents → GeneratePodStatus, termination message read from the
+// container's file; cache.Set at the event's created_at) and its pod worker (podCache.GetNewerThan(uid, lastSyncTime),
+// then SyncPod from that status): an exit whose CRI event carries the whole pod is published with no runtime read.
+test('an exit built from its CRI event: the pod worker syncs from the cache with no runtime read, termination message shown', async () => {
+  const f = eventedPleg(undefined, {
+    generatePodStatus: (p) => podStatusFromEvent(p, 'fake', messages({ '/h/msg': 'DONE' })),
+  });
+  f.rt.pods = [runtimePod('u1', [['c1', 'running']])];
+  f.pleg.start();
+  await f.clock.step(500);
+  f.seen();
+  const lastSyncTime = f.clock.now(); // the worker's last sync (the container was started)
+  await f.clock.step(100);
+  const readsBefore = f.rt.calls.length;
+  const { handlers, statusManager, reads } = setup(stillRunning()); // the runtime's read would still say running
+  const message = { path: '/dev/termination-log', hostPath: '/h/msg' };
+  f.src.push(f.ev('exited', 'c1', { sandboxId: 'sb-u1', podUid: 'u1', exit: f.exit(0, 'Completed'), pod: eventPod('u1', [['c1', 'exited', 0]], message) }));
+  await f.clock.step(0);
+  assert.deepEqual(f.seen(), ['u1/ContainerDied/c1']);
+  const { status } = await f.cache.getNewerThan('u1', lastSyncTime);
+  const v1: V1Pod = {
+    metadata: { name: 'pod-u1', namespace: 'default', uid: 'u1' },
+    spec: { restartPolicy: 'Never', containers: [{ name: 'n-c1', image: 'i', terminationMessagePath: '/dev/termination-log' }] },
+  };
+  const r = await handlers.syncPod('sync', v1, status);
+  assert.deepEqual([...f.rt.calls.slice(readsBefore), ...reads], [], 'no runtime read between the exit event and the publication');
+  assert.equal(r.terminal, true);
+  const st = statusManager.getPodStatus('u1');
+  assert.deepEqual([st?.phase, st?.containerStatuses?.[0]?.state?.terminated?.exitCode, st?.containerStatuses?.[0]?.state?.terminated?.message], ['Succeeded', 0, 'DONE']);
+  f.pleg.stop();
+});
+
+/** Termination-message files by host path (a recording fake of the host side). */
+function messages(files: Record<string, string>): TerminationMessageFs {
+  return {
+    createMessageFile: async () => {},
+    readAtMost: async (path) => (path in files ? Buffer.from(files[path] ?? '') : undefined),
+    readLogTail: async () => '',
+  };
+}

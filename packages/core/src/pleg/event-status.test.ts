@@ -3,29 +3,9 @@
 // event's created_at), and reads the pod when the event may not show all of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ContainerState } from '../container/types.ts';
-import type { ContainerStatus__Output, PodSandboxStatus__Output } from '../cri/proto-types.ts';
 import type { RuntimeContainerEvent } from '../cri/runtime-events.ts';
 import { podStatusFromEvent } from '../kuberuntime/runtime-status.ts';
-import { pod, setup } from './testing/evented-fixture.ts';
-
-const CRI_STATE: Record<ContainerState, ContainerStatus__Output['state']> = {
-  created: 'CONTAINER_CREATED', running: 'CONTAINER_RUNNING', exited: 'CONTAINER_EXITED', unknown: 'CONTAINER_UNKNOWN',
-};
-
-/** A pod as a CRI event carries it: its sandbox's status and every container's (the fixture's names and ids). */
-function eventPod(uid: string, containers: Array<[string, ContainerState, number?]>): NonNullable<RuntimeContainerEvent['pod']> {
-  const sandbox = {
-    id: `sb-${uid}`, state: 'SANDBOX_READY', createdAt: 0, network: { ip: '10.0.0.7', additionalIps: [] },
-    metadata: { name: `pod-${uid}`, namespace: 'default', uid, attempt: 0 }, labels: {}, annotations: {},
-  } as unknown as PodSandboxStatus__Output;
-  const statuses = containers.map(([id, state, exitCode = 0]) => ({
-    id, state: CRI_STATE[state], createdAt: 0, startedAt: 0, finishedAt: state === 'exited' ? 5e9 : 0, exitCode,
-    reason: state === 'exited' ? 'Error' : '', message: '', metadata: { name: `n-${id}`, attempt: 0 }, labels: {},
-    annotations: { 'io.kubernetes.container.hash': '1' }, image: { image: 'i' }, imageRef: 'i', imageId: 'i', logPath: '',
-  })) as unknown as ContainerStatus__Output[];
-  return { sandbox, containers: statuses };
-}
+import { eventPod, pod, setup } from './testing/evented-fixture.ts';
 
 const running = () => [pod('u1', [['c1', 'running'], ['c2', 'running']])];
 
@@ -63,16 +43,31 @@ test('event status: a started event carrying the whole pod is shown from the eve
   f.pleg.stop();
 });
 
-test('event status: an exit is shown from its event at once and then still read (the shown exit is newer than the event)', async () => {
+test('event status: an exit carrying the whole pod is shown from its event, with no runtime call, cached at its time', async () => {
+  const f = await started();
+  const before = f.rt.calls.length;
+  // Received 5 ms after the runtime sent it; the runtime fake still says running: only the event shows the exit.
+  const at = f.clock.now() - 5;
+  f.src.push(f.ev('exited', 'c1', { sandboxId: 'sb-u1', podUid: 'u1', exit: f.exit(137), time: at, pod: eventPod('u1', [['c1', 'exited', 137], ['c2', 'running']]) }));
+  await f.clock.step(0);
+  assert.deepEqual(f.seen(), ['u1/ContainerDied/c1'], 'no PodSync: nothing waits for a read');
+  assert.deepEqual(f.rt.calls.slice(before), [], 'no runtime call (the old path read the pod after showing the exit as heard)');
+  const cached = f.cache.get('u1');
+  assert.equal(cached.modified, at, "cached at the event's time, as the kubelet's cache.Set(…, created_at)");
+  const c1 = cached.status.containerStatuses.find((c) => c.id.id === 'c1');
+  assert.deepEqual([c1?.state, c1?.exitCode, c1?.exitHeardAt], ['exited', 137, undefined], 'an exit as the runtime shows it, not one only heard of');
+  f.pleg.stop();
+});
+
+test('event status: an exit whose event cannot stand for the pod (older than its cached entry) is shown at once as heard, then read', async () => {
   const f = await started();
   const before = f.rt.calls.length;
   f.rt.pods = [pod('u1', [['c1', 'exited'], ['c2', 'running']])];
-  // Received 5 ms after the runtime sent it: the exit shown at once is stamped now, after the event's own time.
-  const ev = f.ev('exited', 'c1', { sandboxId: 'sb-u1', podUid: 'u1', exit: f.exit(137), time: f.clock.now() - 5, pod: eventPod('u1', [['c1', 'exited', 137], ['c2', 'running']]) });
+  const ev = f.ev('exited', 'c1', { sandboxId: 'sb-u1', podUid: 'u1', exit: f.exit(137), time: f.cache.get('u1').modified - 1, pod: eventPod('u1', [['c1', 'exited', 137], ['c2', 'running']]) });
   f.src.push(ev);
   await f.clock.step(0);
-  assert.deepEqual(f.seen(), ['u1/ContainerDied/c1', 'u1/PodSync/c1']);
-  assert.deepEqual(f.rt.calls.slice(before), ['getPodStatus u1'], 'the read confirms the exit (termination message)');
+  assert.deepEqual(f.seen(), ['u1/ContainerDied/c1', 'u1/PodSync/c1'], 'the read confirms the exit heard (termination message)');
+  assert.deepEqual(f.rt.calls.slice(before), ['getPodStatus u1']);
   f.pleg.stop();
 });
 

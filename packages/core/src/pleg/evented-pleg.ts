@@ -4,8 +4,9 @@
  * relist as the safety net.
  *
  * An event about a pod the PLEG knows (by container or sandbox id) touches that pod only: an exit that carries
- * its terminated state is shown at once (cache + ContainerDied, no runtime call; marked exitHeardAt, as it lacks
- * the termination message: the pod worker waits up to 2 s for the runtime's read, kubelet/heard-exits.ts), then the pod is re-read
+ * its terminated state but not the whole pod (containerd's TaskExit) is shown at once (cache + ContainerDied, no
+ * runtime call; marked exitHeardAt, as it lacks the termination message: the pod worker waits up to 2 s for the
+ * runtime's read, kubelet/heard-exits.ts); an exit carrying the whole pod is shown from it (below). Then the pod is re-read
  * (after the source's `settle`, when CRI lags the event) and diffed; re-reads of one pod run one at a time and
  * coalesce. An event that carries the whole pod (CRI events: the sandbox's and every container's status) stands
  * for that read, as the kubelet's evented PLEG builds the pod's status from it (GeneratePodStatus), unless it may
@@ -87,6 +88,8 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   private readonly pending = new Map<string, RuntimeContainerEvent[]>();
   /** Events about unknown ids waiting for CRI to agree before they relist. */
   private settling = 0;
+  /** Exit events left to fromEvent (their pod's status built from the event), not shown as heard. */
+  private readonly held = new WeakSet<RuntimeContainerEvent>();
   /** Runtime events received (all streams). */
   eventsReceived = 0;
 
@@ -232,7 +235,13 @@ export class EventedPleg implements PodLifecycleEventGenerator {
         if (!signal.aborted) void g.relistSoon();
       });
     } else {
-      if (ev.kind === 'exited' && ev.exit) g.exited(uid, ev.containerId, ev.exit, !this.pending.has(uid));
+      // An exit whose event carries the whole pod is shown from it (fromEvent: the kubelet's evented PLEG builds the
+      // status, termination message included, and caches it at the event's time), with no read of the pod and no
+      // wait for one in the pod worker. Shown at once as heard (exitHeardAt) when a read of the pod is under way.
+      if (ev.kind === 'exited' && ev.exit) {
+        if (this.deps.generatePodStatus && ev.pod && !this.pending.has(uid)) this.held.add(ev);
+        else g.exited(uid, ev.containerId, ev.exit, !this.pending.has(uid));
+      }
       this.reread(uid, ev, source, signal);
     }
     this.deps.onRuntimeEvent?.(ev);
@@ -251,7 +260,10 @@ export class EventedPleg implements PodLifecycleEventGenerator {
         for (let evs = this.take(uid); evs.length > 0 && !signal.aborted; evs = this.take(uid)) {
           await Promise.all(evs.map((e) => settled(source, e, signal)));
           // The last event is the newest view of the pod (a stream is in order): shown as it is when it is whole.
-          if (!signal.aborted && !(await this.fromEvent(uid, evs[evs.length - 1]))) await this.deps.generic.inspect(uid);
+          if (signal.aborted || (await this.fromEvent(uid, evs[evs.length - 1]))) continue;
+          // The event could not stand for the pod: its held exits are shown as heard, then the pod is read.
+          for (const e of evs) if (this.held.has(e) && e.exit) this.deps.generic.exited(uid, e.containerId, e.exit, false);
+          await this.deps.generic.inspect(uid);
         }
       } finally {
         this.pending.delete(uid);

@@ -4,6 +4,8 @@ import { nullLogger } from '../../util/logger.ts';
 import { StatusCache } from '../../container/cache.ts';
 import { FakeContainerRuntime } from '../../container/testing/fake-container-runtime.ts';
 import type { ContainerState, RuntimePod } from '../../container/types.ts';
+import type { ContainerStatus__Output, PodSandboxStatus__Output } from '../../cri/proto-types.ts';
+import { CONTAINER_TERMINATION_MESSAGE_PATH_ANNOTATION } from '../../container/labels.ts';
 import type { ContainerExit, EventSourceDetection, RuntimeContainerEvent, RuntimeEventSource } from '../../cri/runtime-events.ts';
 import { GenericPleg } from '../generic-pleg.ts';
 import { EventedPleg, type EventedPlegDeps } from '../evented-pleg.ts';
@@ -17,6 +19,29 @@ export function pod(uid: string, containers: Array<[string, ContainerState]>): R
     sandboxes: [{ id: { type: 'fake', id: `sb-${uid}` }, state: 'ready', createdAt: 0, attempt: 0 }],
     containers: containers.map(([id, state]) => ({ id: { type: 'fake', id }, name: `n-${id}`, image: 'i', imageRef: 'i', hash: '1', state, createdAt: 0 })),
   };
+}
+
+const CRI_STATE: Record<ContainerState, ContainerStatus__Output['state']> = {
+  created: 'CONTAINER_CREATED', running: 'CONTAINER_RUNNING', exited: 'CONTAINER_EXITED', unknown: 'CONTAINER_UNKNOWN',
+};
+
+/**
+ * A pod as a CRI event carries it: its sandbox's status and every container's (`pod`'s names and ids). `message`:
+ * each container's termination-message file (the annotated path, mounted from `hostPath`).
+ */
+export function eventPod(uid: string, containers: Array<[string, ContainerState, number?]>, message?: { path: string; hostPath: string }): NonNullable<RuntimeContainerEvent['pod']> {
+  const sandbox = {
+    id: `sb-${uid}`, state: 'SANDBOX_READY', createdAt: 0, network: { ip: '10.0.0.7', additionalIps: [] },
+    metadata: { name: `pod-${uid}`, namespace: 'default', uid, attempt: 0 }, labels: {}, annotations: {},
+  } as unknown as PodSandboxStatus__Output;
+  const statuses = containers.map(([id, state, exitCode = 0]) => ({
+    id, state: CRI_STATE[state], createdAt: 0, startedAt: 0, finishedAt: state === 'exited' ? 5e9 : 0, exitCode,
+    reason: state === 'exited' ? 'Error' : '', message: '', metadata: { name: `n-${id}`, attempt: 0 }, labels: {},
+    annotations: { 'io.kubernetes.container.hash': '1', ...(message ? { [CONTAINER_TERMINATION_MESSAGE_PATH_ANNOTATION]: message.path } : {}) },
+    mounts: message ? [{ containerPath: message.path, hostPath: message.hostPath }] : [],
+    image: { image: 'i' }, imageRef: 'i', imageId: 'i', logPath: '',
+  })) as unknown as ContainerStatus__Output[];
+  return { sandbox, containers: statuses };
 }
 
 /** A scripted event source: push events, break the open stream, count subscriptions; optionally gate settle. */
