@@ -3,7 +3,8 @@
 // runtime in the same run). The agent is the compiled daemon (`npm run build`'s dist/agent/main.js, built here
 // when stale), as `npm start` runs it. Runs on the embedded runtime, and on containerd too when run as root with
 // containerd installed (`--runtime embedded|containerd|both`, default both when possible).
-// `--singles N` and `--bursts 30,110` pick the sizes (CI's smoke: 1 and 3).
+// `--singles N` and `--bursts 30,110` pick the sizes (CI's smoke: 1 and 3); `--dist <dir>` runs a build made with
+// `node scripts/build.mjs --out <dir>` instead of dist/ (an A/B of two builds in one sitting).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,8 @@ export interface StartSizes {
    * starts one first: its requests become the floor's (floor-config.ts).
    */
   warm?: boolean;
+  /** The compiled agent to run (`--dist <dir>`: that build's agent/main.js); default dist/, built when stale. */
+  agentMain?: string;
 }
 
 /** One measured scenario: agent and raw-CRI times (ms, per pod) and the 1-min load average while it ran. */
@@ -75,10 +78,15 @@ async function agentStart(agent: AgentProcess, names: string[], image: string): 
   const done = new Map<string, number>();
   const full = (n: string) => `${n}-${agent.nodeName}`;
   // 5 ms for one pod (/pods of one pod costs the agent well under a millisecond), 50 ms for a burst of seconds.
+  // A pod turned Running after the previous GET was served and before the one that shows it: its time is the
+  // midpoint of the two GETs (unbiased, within half a period), not the later one's answer (on average half a
+  // period and a round trip late: a quantised figure).
+  let previous = 0;
   await pollUntil(`${names.length} pods Running`, async () => {
+    const asked = performance.now() - t0;
     const phases = await podPhases(agent);
-    const now = performance.now() - t0;
-    for (const n of names) if (!done.has(n) && phases.get(full(n)) === 'Running') done.set(n, now);
+    for (const n of names) if (!done.has(n) && phases.get(full(n)) === 'Running') done.set(n, (previous + asked) / 2);
+    previous = asked;
     return done.size === names.length;
   }, names.length === 1 ? 5 : 50);
   return names.map((n) => done.get(n) as number);
@@ -159,7 +167,7 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
   const cgroupRoot = `/nodelet-bench-${process.pid}`;
   const agent = await createAgentProcess({
     nodeName: 'bench',
-    compiledMain: compiledAgentMain(),
+    compiledMain: sizes.agentMain ?? compiledAgentMain(),
     ...(rt.endpoint ? { endpoint: rt.endpoint } : {}),
     args: ['--cgroup-root', cgroupRoot],
   });
@@ -266,8 +274,10 @@ function argOf(argv: string[], name: string): string | undefined {
 export function sizesFromArgv(argv: string[], defaults: StartSizes = { singles: 10, bursts: [30, 110] }): StartSizes {
   const singles = argOf(argv, '--singles');
   const bursts = argOf(argv, '--bursts');
+  const dist = argOf(argv, '--dist');
   return {
     ...defaults,
+    ...(dist !== undefined ? { agentMain: compiledAgentMain(dist) } : {}),
     singles: singles === undefined ? defaults.singles : Number(singles),
     bursts: bursts === undefined ? defaults.bursts : bursts.split(',').filter(Boolean).map(Number),
   };
@@ -286,7 +296,7 @@ async function main(): Promise<void> {
     // Every runtime started above is stopped, even when an earlier one failed.
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
-  console.log(`\npod start: manifest written → Running on /pods (Nodelet, compiled) vs RunPodSandbox+Create+Start (raw CRI)`);
+  console.log(`\npod start: manifest written → Running on /pods (Nodelet, compiled: ${sizes.agentMain ?? 'dist/agent/main.js'}) vs RunPodSandbox+Create+Start (raw CRI)`);
   console.log(`${machineLine()}\n`);
   console.log(table(START_HEADER, rows));
 }

@@ -1,9 +1,9 @@
 // The runtimes a bench can run against: the embedded runtime (always), and a private containerd started with
 // scripts/containerd-up.sh when running as root. `--runtime embedded|containerd|both` picks (default both).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { repoRoot } from '../e2e/harness.ts';
 
 export interface RuntimeUnderTest {
@@ -58,8 +58,16 @@ export function benchPodManifest(name: string, image: string, sleepS: number): s
   });
 }
 
-/** The compiled agent (dist/agent/main.js), built first when dist/ is older than the sources (`npm run build`). */
-export function compiledAgentMain(): string {
+/**
+ * The compiled agent: `<dist>/agent/main.js` of a build made elsewhere (`node scripts/build.mjs --out <dist>`, taken
+ * as it is), else dist/agent/main.js, built first when dist/ is older than the sources (`npm run build`).
+ */
+export function compiledAgentMain(dist?: string): string {
+  if (dist !== undefined) {
+    const main = join(resolve(dist), 'agent/main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing: build it with \`node scripts/build.mjs --out ${dist}\``);
+    return main;
+  }
   execFileSync(process.execPath, [join(repoRoot, 'scripts/build.mjs'), '--if-stale'], { cwd: repoRoot, stdio: 'inherit' });
   return join(repoRoot, 'dist/agent/main.js');
 }

@@ -27,6 +27,7 @@ import type { ProbeManager, ResultUpdate } from '../prober/types.ts';
 import type { PodSyncHandler } from './active-deadline.ts';
 import { mergeApiPodStatus } from './api-pod-status.ts';
 import { readHeardExits } from './heard-exits.ts';
+import { syncShownBy } from './sync-shown.ts';
 
 /** What the pod handlers need from the probe manager. */
 export type PodProbes = Pick<ProbeManager, 'addPod' | 'removePod' | 'stopLivenessAndStartup' | 'cleanupPods' | 'updatePodStatus'>;
@@ -87,9 +88,11 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     const result = await c.runtime.syncPod(pod, status);
     if (result.steps.length) this.decide(pod, 'sync', { steps: result.steps.map((s) => ({ ...s })) });
     c.reasons.update(uidOf(pod), result);
-    // Any step tried (even a failed one) may have changed the runtime: the next sync needs a fresh read of the pod.
+    // Any step tried (even a failed one) may have changed the runtime: the next sync needs a fresh read of the pod,
+    // or a status that shows every change (the runtime's event of the last one, sync-shown.ts).
     const acted = result.steps.some((s) => s.error !== 'CrashLoopBackOff');
-    if (!result.error) return { terminal: false, acted };
+    const shownBy = acted ? syncShownBy(status, result) : undefined;
+    if (!result.error) return { terminal: false, acted, ...(shownBy ? { shownBy } : {}) };
     // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
     c.statusManager.setPodStatus(pod, this.apiStatus(pod, status, false, fill));
     return { terminal: false, acted, requeueAfterMs: this.retryDelay(pod, status) };

@@ -39,6 +39,11 @@ export interface SyncPodOutcome {
   requeueAfterMs?: number;
   /** The sync changed the runtime (a sandbox or container created, started or killed). */
   acted?: boolean;
+  /**
+   * For an acting sync: holds for a status that shows every change it made (sync-shown.ts). The pod's cached entry
+   * then stands for the fresh read after the sync.
+   */
+  shownBy?: (status: PodStatus) => boolean;
 }
 
 export interface PodSyncHandlers {

@@ -217,3 +217,46 @@ test('after an acting sync, a fresh read whose entry is gone (a relist with an o
 function emptyStatus(uid: string): PodStatus {
   return { uid, name: 'p', namespace: 'default', ips: [], sandboxStatuses: [], containerStatuses: [], timestamp: 0 } as unknown as PodStatus;
 }
+
+/** Pod a's status with container `main` (id c1) in `state`, as the evented PLEG builds it from a runtime event. */
+function withMain(state: string): PodStatus {
+  return { ...emptyStatus('uid-a'), containerStatuses: [{ id: { type: 'nodelet', id: 'c1' }, name: 'main', state }] } as unknown as PodStatus;
+}
+
+test('after an acting sync, the pod entry that shows every change it made (built from the runtime event of the last one) stands for the fresh read', async () => {
+  const f = setup();
+  const { clock, cache, handlers, workers, flush, refreshes } = f;
+  handlers.acting.add('a');
+  handlers.shown.set('a', (s) => s.containerStatuses.some((c) => c.id.id === 'c1' && c.state === 'running'));
+  // The started event lands before StartContainer returns: its entry is stamped before the sync's end.
+  cache.set('uid-a', withMain('running'), undefined, clock.now());
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await clock.step(1);
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(refreshes, [], 'no read of the pod after the sync');
+  assert.equal(handlers.log.length, 2, 'the next sync ran on the event-built entry');
+  assert.equal(handlers.statuses[1]?.containerStatuses[0]?.state, 'running');
+});
+
+test('an entry that does not show the sync\'s changes yet: the fresh read is asked, and the event that shows them, landing while the read is under way, lets the worker go on', async () => {
+  const f = setup();
+  const { clock, cache, handlers, workers, flush, refreshes } = f;
+  handlers.acting.add('a');
+  handlers.shown.set('a', (s) => s.containerStatuses.some((c) => c.id.id === 'c1' && c.state === 'running'));
+  f.slowRead.gate = new Promise<void>(() => {}); // the read never lands
+  cache.set('uid-a', withMain('created'), undefined, clock.now() - 5);
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await clock.step(1);
+  await flush();
+  assert.equal(refreshes.length, 1, 'a created container is not a started one: the pod is read');
+  assert.equal(handlers.log.length, 1);
+  // The started event (stamped at its own time, before the sync's end) replaces the created one.
+  cache.set('uid-a', withMain('running'), undefined, clock.now() - 2);
+  await workers.waitIdle('uid-a');
+  assert.equal(handlers.log.length, 2);
+  assert.equal(handlers.statuses[1]?.containerStatuses[0]?.state, 'running');
+});

@@ -8,6 +8,8 @@
  * read of the pod (`refresh`, begun after the sync ended), waits for it to land, then takes the pod's entry if
  * newer than the sync (that read, or a newer one). A runtime event that is late (the evented PLEG's global
  * refresh ran ahead of it) can then no longer make the worker start a container again whose start it just made.
+ * No read when the pod's entry already shows every change the sync made (the evented PLEG's entry built from the
+ * runtime's event of the last one: SyncPodOutcome.shownBy, sync-shown.ts).
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
@@ -33,6 +35,8 @@ interface WorkerState extends PodLifecycle {
   needsPodStatus: boolean;
   /** That read, under way (resolves when it is in the cache, or failed). */
   refreshed?: Promise<void>;
+  /** The last sync's changes are shown by a status that passes this (SyncPodOutcome.shownBy): no read needed. */
+  shownBy?: (status: PodStatus) => boolean;
   idle: Array<() => void>;
 }
 
@@ -187,6 +191,7 @@ export class PodWorkers implements PodStateProvider {
     const { status, error } = await this.statusAfterSync(w);
     let requeue: number | undefined = this.config.resyncIntervalMs;
     let acted = false;
+    let shownBy: ((s: PodStatus) => boolean) | undefined;
     try {
       // As the kubelet: never act on a status PLEG could not read (an empty one would recreate running pods).
       if (error && w.phase === 'syncing') throw new Error(`pod status unavailable: ${error.message}`);
@@ -194,6 +199,7 @@ export class PodWorkers implements PodStateProvider {
         acted = true; // until the sync says otherwise: one that throws may have changed the runtime
         const r = await this.deps.handlers.syncPod(u.updateType, w.pod, status);
         acted = r.acted ?? false;
+        shownBy = r.shownBy;
         if (r.requeueAfterMs !== undefined) requeue = r.requeueAfterMs;
         if (r.terminal && (w.phase as WorkerPhase) === 'syncing') w.phase = 'terminating';
       }
@@ -216,7 +222,8 @@ export class PodWorkers implements PodStateProvider {
     }
     w.lastSyncTime = this.deps.clock.now();
     w.needsPodStatus = acted;
-    w.refreshed = acted && w.pod ? this.refreshAfterSync(w, w.pod) : undefined;
+    w.shownBy = acted ? shownBy : undefined;
+    w.refreshed = acted && w.pod && !this.shown(w) ? this.refreshAfterSync(w, w.pod) : undefined;
     if (requeue !== undefined && w.phase !== 'finished') this.queue.set(w.uid, this.deps.clock.now() + requeue);
     else this.queue.delete(w.uid);
   }
@@ -231,7 +238,8 @@ export class PodWorkers implements PodStateProvider {
   private async statusAfterSync(w: WorkerState): Promise<{ status: PodStatus; error?: Error }> {
     const { cache } = this.deps;
     if (!w.needsPodStatus) return cache.getNewerThan(w.uid, w.lastSyncTime);
-    await w.refreshed;
+    const shown = await this.shownOrRead(w);
+    if (shown) return shown;
     const own = cache.getNewerThan(w.uid, w.lastSyncTime, { podEntryOnly: true });
     const first = await this.within(own);
     if (first) return first;
@@ -242,6 +250,32 @@ export class PodWorkers implements PodStateProvider {
     if (second) return second;
     this.deps.logger.warn('Still no fresh pod status, waiting for a relist', { podUid: w.uid });
     return Promise.race([own, cache.getNewerThan(w.uid, w.lastSyncTime)]);
+  }
+
+  /**
+   * The pod's cached entry when it shows every change of the last sync (the runtime's event of its last change
+   * arrived: the evented PLEG's entry, built from that event, stands for the read; sync-shown.ts).
+   */
+  private shown(w: WorkerState): { status: PodStatus } | undefined {
+    if (!w.shownBy) return undefined;
+    const entry = this.deps.cache.get(w.uid);
+    return !entry.error && w.shownBy(entry.status) ? { status: entry.status } : undefined;
+  }
+
+  /**
+   * Waits for the fresh read to land, or, first, for an entry of the pod that shows the sync's changes (its event
+   * may arrive after StartContainer returned, while the read is under way); undefined once the read landed.
+   */
+  private async shownOrRead(w: WorkerState): Promise<{ status: PodStatus } | undefined> {
+    let shown = this.shown(w);
+    let landed = false;
+    const read = (w.refreshed ?? Promise.resolve()).then(() => (landed = true));
+    while (!shown && w.shownBy && !landed) {
+      await Promise.race([read, this.deps.cache.getNewerThan(w.uid, this.deps.cache.get(w.uid).modified, { podEntryOnly: true })]);
+      shown = this.shown(w);
+    }
+    await (shown ? undefined : read);
+    return shown;
   }
 
   private get waitMs(): number {

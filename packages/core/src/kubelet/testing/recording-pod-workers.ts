@@ -19,6 +19,10 @@ export class RecordingHandlers implements PodSyncHandlers {
   terminal = new Set<string>();
   /** Pods whose sync reports it changed the runtime. */
   acting = new Set<string>();
+  /** Per pod: what its acting sync reports as showing its changes (SyncPodOutcome.shownBy). */
+  shown = new Map<string, (s: PodStatus) => boolean>();
+  /** The status each syncPod was given, in order. */
+  statuses: PodStatus[] = [];
 
   private async gate(): Promise<void> {
     this.active++;
@@ -27,10 +31,13 @@ export class RecordingHandlers implements PodSyncHandlers {
     this.active--;
   }
 
-  async syncPod(type: UpdateType, pod: V1Pod, _s: PodStatus): Promise<SyncPodOutcome> {
+  async syncPod(type: UpdateType, pod: V1Pod, s: PodStatus): Promise<SyncPodOutcome> {
     this.log.push(`sync ${pod.metadata?.name} ${type} v${pod.metadata?.labels?.v ?? ''}`);
+    this.statuses.push(s);
     await this.gate();
-    return { terminal: this.terminal.has(pod.metadata?.name ?? ''), acted: this.acting.has(pod.metadata?.name ?? '') };
+    const name = pod.metadata?.name ?? '';
+    const shownBy = this.shown.get(name);
+    return { terminal: this.terminal.has(name), acted: this.acting.has(name), ...(shownBy ? { shownBy } : {}) };
   }
   async syncTerminatingPod(pod: V1Pod, _s: PodStatus, grace?: number): Promise<void> {
     this.log.push(`terminating ${pod.metadata?.name} ${grace ?? '-'}`);
