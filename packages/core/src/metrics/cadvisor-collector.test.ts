@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import { Gauge, Registry } from 'prom-client';
-import { CadvisorRenderer, renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
+import { CADVISOR_LABELS, CONTAINER_METRICS, CadvisorRenderer, renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
 import { SAMPLE } from './testing/sample-registry.ts';
 
 function lines(text: string, name: string): string[] {
@@ -94,4 +94,57 @@ test('a kept renderer writes again only the containers whose sample or labels ch
   assert.match(page, /^container_memory_rss\{id="\/kubepods\/podb\/b",[^}]*\} 42$/m);
   assert.match(page, /pod="renamed"/);
   assert.doesNotMatch(page, /poda/);
+});
+
+/** prom-client's text for the same series as the page's container blocks (its formatting, escaping and layout). */
+async function promClientText(containers: CadvisorContainerInfo[]): Promise<string> {
+  const r = new Registry();
+  const seen = new Set<string>();
+  const live = containers.filter((c) => c.sample && !seen.has(c.id) && seen.add(c.id));
+  for (const m of CONTAINER_METRICS) {
+    const g = new Gauge({ name: m.name, help: m.help, labelNames: [...CADVISOR_LABELS, ...(m.extra ?? [])], registers: [r] });
+    Object.assign(g, { type: m.type });
+    for (const c of live) {
+      const base = { id: c.id, name: c.name ?? '', image: c.image ?? '', pod: c.pod ?? '', namespace: c.namespace ?? '', container: c.container ?? '' };
+      m.series(c, c.sample as NonNullable<CadvisorContainerInfo['sample']>, {
+        add: (v, a, b) => {
+          if (v === undefined || !Number.isFinite(v)) return; // the page writes nothing for these
+          const extra = Object.fromEntries([a, b].flatMap((x, i) => (x === undefined ? [] : [[m.extra?.[i] as string, x]])));
+          g.set({ ...base, ...extra }, v);
+        },
+      });
+    }
+  }
+  return r.metrics();
+}
+
+test('every container block is, byte for byte, what prom-client writes for its series, fresh and after changes', async () => {
+  const odd = { ...SAMPLE, cpu: { ...(SAMPLE.cpu as NonNullable<typeof SAMPLE.cpu>), usageNanoseconds: 1.23456789e25, userNanoseconds: NaN, systemNanoseconds: Infinity } };
+  const net = (SAMPLE.network ?? [])[0] as NonNullable<typeof SAMPLE.network>[number];
+  const containers: CadvisorContainerInfo[] = [
+    { id: '/', sample: SAMPLE },
+    { id: '/kubepods/podu2/c"2\\x', name: 'c\\2', image: 'img\nx ü€', pod: 'p"', namespace: 'ns', container: 'a', spec: { cpuQuota: -1, memoryLimit: 5.5, startTimeMs: 1.5 },
+      sample: { ...odd, network: [{ ...net, name: 'e"t\\h\n0' }, { ...net, name: 'lo', rxBytes: 1e21, txBytes: 0.1 + 0.2 }] },
+      fs: [{ device: '/dev/ü"', usageBytes: -0, limitBytes: -5, inodesFree: 1e-7, inodes: 2 ** 53 + 2 }, { device: 'x', usageBytes: 1, limitBytes: 2, inodesFree: 3, inodes: 4 }] },
+    { id: '/kubepods/podu2/nosample', name: 'n' },
+    { id: '/', sample: { ...SAMPLE, time: 0 } }, // a duplicate id: the first one counts
+    ...Array.from({ length: 30 }, (_, i): CadvisorContainerInfo => ({ id: `/kubepods/besteffort/pod${i}/c${i}`, name: `c${i}`, image: 'img', pod: `p${i}`, namespace: 'bench', container: 'main',
+      sample: { ...SAMPLE, time: 1764180000123 + i, cpu: { ...(SAMPLE.cpu as NonNullable<typeof SAMPLE.cpu>), usageNanoseconds: 123456789 * i } }, spec: { cpuShares: 2, memoryLimit: -1 } })),
+  ];
+  const source = { containers: () => containers, machine: () => undefined };
+  const containerPart = (page: string) => page.slice(0, page.indexOf('# HELP machine_cpu_cores '));
+  const r = new CadvisorRenderer();
+  assert.equal(containerPart(r.render(source)), `${await promClientText(containers)}\n`);
+  const changes: Array<() => void> = [
+    () => (containers[5] = { ...(containers[5] as CadvisorContainerInfo), sample: { ...SAMPLE, memory: SAMPLE.memory && { ...SAMPLE.memory, rssBytes: 7.25 } } }),
+    () => (containers[6] = { ...(containers[6] as CadvisorContainerInfo), pod: 'renamed "x"' }),
+    () => containers.splice(7, 2),
+    () => containers.push({ id: '/kubepods/new', sample: SAMPLE, fs: [{ device: 'd', usageBytes: 1, limitBytes: 2, inodesFree: 3, inodes: 4 }] }),
+  ];
+  for (const change of changes) {
+    change();
+    const page = r.renderPage(source);
+    assert.equal(containerPart(page.bytes.toString()), `${await promClientText(containers)}\n`);
+    assert.equal(gunzipSync(await page.gzip()).toString(), page.bytes.toString(), 'the gzip is the same page');
+  }
 });

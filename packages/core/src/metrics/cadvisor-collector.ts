@@ -4,48 +4,66 @@
  * container. Nothing is stored between scrapes; a container without a sample exports nothing.
  */
 import type { ContainerSample, MachineInfo } from '../stats/types.ts';
-import { deflatePart, gzipFromParts } from './gzip-segments.ts';
+import { constants, gzipSync } from 'node:zlib';
 import type { CadvisorContainerInfo, CadvisorSource } from './types.ts';
 
 export type { CadvisorContainerInfo, CadvisorSource } from './types.ts';
 
-const BASE = ['id', 'name', 'image', 'pod', 'namespace', 'container'] as const;
-type Row = [Record<string, string>, number];
-type ContainerMetric = { name: string; help: string; type: 'counter' | 'gauge'; extra?: string[]; rows: (c: CadvisorContainerInfo, s: ContainerSample) => Row[] };
+/** Every container series' labels, in this order, before the metric's own. */
+export const CADVISOR_LABELS = ['id', 'name', 'image', 'pod', 'namespace', 'container'] as const;
 
-const one = (v: number | undefined): Row[] => (v === undefined ? [] : [[{}, v]]);
+/**
+ * Where a metric's series go, one add() per series: its value (nothing is written for undefined or a value that is
+ * not finite) and its extra labels' values in the metric's `extra` order. The renderer writes text lines; a test can
+ * hand the same series to prom-client.
+ */
+export interface SeriesSink {
+  add(v: number | undefined, a?: string, b?: string): void;
+}
+export interface ContainerMetric {
+  name: string;
+  help: string;
+  type: 'counter' | 'gauge';
+  extra?: readonly string[];
+  series: (c: CadvisorContainerInfo, s: ContainerSample, out: SeriesSink) => void;
+}
+
 const NS = 1e-9;
 
-const CONTAINER_METRICS: ContainerMetric[] = [
-  { name: 'container_cpu_usage_seconds_total', help: 'Cumulative cpu time consumed in seconds.', type: 'counter', extra: ['cpu'], rows: (_c, s) => (s.cpu ? [[{ cpu: 'total' }, s.cpu.usageNanoseconds * NS]] : []) },
-  { name: 'container_cpu_user_seconds_total', help: 'Cumulative user cpu time in seconds.', type: 'counter', rows: (_c, s) => one(s.cpu && s.cpu.userNanoseconds * NS) },
-  { name: 'container_cpu_system_seconds_total', help: 'Cumulative system cpu time in seconds.', type: 'counter', rows: (_c, s) => one(s.cpu && s.cpu.systemNanoseconds * NS) },
-  { name: 'container_cpu_cfs_periods_total', help: 'Elapsed CFS enforcement periods.', type: 'counter', rows: (_c, s) => one(s.cpu?.periods) },
-  { name: 'container_cpu_cfs_throttled_periods_total', help: 'Throttled CFS periods.', type: 'counter', rows: (_c, s) => one(s.cpu?.throttledPeriods) },
-  { name: 'container_cpu_cfs_throttled_seconds_total', help: 'Total time the container was throttled, seconds.', type: 'counter', rows: (_c, s) => one(s.cpu && s.cpu.throttledNanoseconds * NS) },
-  { name: 'container_memory_usage_bytes', help: 'Current memory usage in bytes, cache included.', type: 'gauge', rows: (_c, s) => one(s.memory?.usageBytes) },
-  { name: 'container_memory_working_set_bytes', help: 'Current working set in bytes.', type: 'gauge', rows: (_c, s) => one(s.memory?.workingSetBytes) },
-  { name: 'container_memory_rss', help: 'Size of RSS in bytes.', type: 'gauge', rows: (_c, s) => one(s.memory?.rssBytes) },
-  { name: 'container_memory_cache', help: 'Page cache in bytes.', type: 'gauge', rows: (_c, s) => one(s.memory?.cacheBytes) },
-  { name: 'container_memory_swap', help: 'Swap usage in bytes.', type: 'gauge', rows: (_c, s) => one(s.memory?.swapBytes) },
-  { name: 'container_memory_mapped_file', help: 'Size of memory mapped files in bytes.', type: 'gauge', rows: (_c, s) => one(s.memory?.mappedFileBytes) },
-  { name: 'container_memory_max_usage_bytes', help: 'Maximum memory usage recorded in bytes.', type: 'gauge', rows: (_c, s) => one(s.memory?.maxUsageBytes) },
-  { name: 'container_memory_failcnt', help: 'Number of memory usage hits limits.', type: 'counter', rows: (_c, s) => one(s.memory?.failcnt) },
+export const CONTAINER_METRICS: readonly ContainerMetric[] = [
+  { name: 'container_cpu_usage_seconds_total', help: 'Cumulative cpu time consumed in seconds.', type: 'counter', extra: ['cpu'], series: (_c, s, o) => s.cpu && o.add(s.cpu.usageNanoseconds * NS, 'total') },
+  { name: 'container_cpu_user_seconds_total', help: 'Cumulative user cpu time in seconds.', type: 'counter', series: (_c, s, o) => o.add(s.cpu && s.cpu.userNanoseconds * NS) },
+  { name: 'container_cpu_system_seconds_total', help: 'Cumulative system cpu time in seconds.', type: 'counter', series: (_c, s, o) => o.add(s.cpu && s.cpu.systemNanoseconds * NS) },
+  { name: 'container_cpu_cfs_periods_total', help: 'Elapsed CFS enforcement periods.', type: 'counter', series: (_c, s, o) => o.add(s.cpu?.periods) },
+  { name: 'container_cpu_cfs_throttled_periods_total', help: 'Throttled CFS periods.', type: 'counter', series: (_c, s, o) => o.add(s.cpu?.throttledPeriods) },
+  { name: 'container_cpu_cfs_throttled_seconds_total', help: 'Total time the container was throttled, seconds.', type: 'counter', series: (_c, s, o) => o.add(s.cpu && s.cpu.throttledNanoseconds * NS) },
+  { name: 'container_memory_usage_bytes', help: 'Current memory usage in bytes, cache included.', type: 'gauge', series: (_c, s, o) => o.add(s.memory?.usageBytes) },
+  { name: 'container_memory_working_set_bytes', help: 'Current working set in bytes.', type: 'gauge', series: (_c, s, o) => o.add(s.memory?.workingSetBytes) },
+  { name: 'container_memory_rss', help: 'Size of RSS in bytes.', type: 'gauge', series: (_c, s, o) => o.add(s.memory?.rssBytes) },
+  { name: 'container_memory_cache', help: 'Page cache in bytes.', type: 'gauge', series: (_c, s, o) => o.add(s.memory?.cacheBytes) },
+  { name: 'container_memory_swap', help: 'Swap usage in bytes.', type: 'gauge', series: (_c, s, o) => o.add(s.memory?.swapBytes) },
+  { name: 'container_memory_mapped_file', help: 'Size of memory mapped files in bytes.', type: 'gauge', series: (_c, s, o) => o.add(s.memory?.mappedFileBytes) },
+  { name: 'container_memory_max_usage_bytes', help: 'Maximum memory usage recorded in bytes.', type: 'gauge', series: (_c, s, o) => o.add(s.memory?.maxUsageBytes) },
+  { name: 'container_memory_failcnt', help: 'Number of memory usage hits limits.', type: 'counter', series: (_c, s, o) => o.add(s.memory?.failcnt) },
   {
     name: 'container_memory_failures_total', help: 'Cumulative count of memory allocation failures.', type: 'counter', extra: ['failure_type', 'scope'],
-    rows: (_c, s) => (s.memory ? [[{ failure_type: 'pgfault', scope: 'hierarchy' }, s.memory.pageFaults], [{ failure_type: 'pgmajfault', scope: 'hierarchy' }, s.memory.majorPageFaults]] : []),
+    series: (_c, s, o) => {
+      if (!s.memory) return;
+      o.add(s.memory.pageFaults, 'pgfault', 'hierarchy');
+      o.add(s.memory.majorPageFaults, 'pgmajfault', 'hierarchy');
+    },
   },
-  { name: 'container_oom_events_total', help: 'Count of out of memory events observed for the container.', type: 'counter', rows: (_c, s) => one(s.memory?.oomKills) },
-  { name: 'container_processes', help: 'Number of processes running inside the container.', type: 'gauge', rows: (_c, s) => one(s.processes?.processes) },
-  { name: 'container_threads', help: 'Number of threads running inside the container.', type: 'gauge', rows: (_c, s) => one(s.processes?.threads) },
+  { name: 'container_oom_events_total', help: 'Count of out of memory events observed for the container.', type: 'counter', series: (_c, s, o) => o.add(s.memory?.oomKills) },
+  { name: 'container_processes', help: 'Number of processes running inside the container.', type: 'gauge', series: (_c, s, o) => o.add(s.processes?.processes) },
+  { name: 'container_threads', help: 'Number of threads running inside the container.', type: 'gauge', series: (_c, s, o) => o.add(s.processes?.threads) },
   ...netMetrics(),
   ...fsMetrics(),
-  { name: 'container_last_seen', help: 'Last time the container was seen by the exporter, unix seconds.', type: 'gauge', rows: (_c, s) => one(s.time / 1000) },
-  { name: 'container_start_time_seconds', help: 'Start time of the container since unix epoch in seconds.', type: 'gauge', rows: (c) => one(c.spec?.startTimeMs === undefined ? undefined : c.spec.startTimeMs / 1000) },
-  { name: 'container_spec_cpu_period', help: 'CPU period of the container.', type: 'gauge', rows: (c) => one(c.spec?.cpuPeriod) },
-  { name: 'container_spec_cpu_quota', help: 'CPU quota of the container.', type: 'gauge', rows: (c) => one(c.spec?.cpuQuota !== undefined && c.spec.cpuQuota > 0 ? c.spec.cpuQuota : undefined) },
-  { name: 'container_spec_cpu_shares', help: 'CPU share of the container.', type: 'gauge', rows: (c) => one(c.spec?.cpuShares) },
-  { name: 'container_spec_memory_limit_bytes', help: 'Memory limit for the container.', type: 'gauge', rows: (c) => one(c.spec?.memoryLimit === undefined ? undefined : Math.max(0, c.spec.memoryLimit)) },
+  { name: 'container_last_seen', help: 'Last time the container was seen by the exporter, unix seconds.', type: 'gauge', series: (_c, s, o) => o.add(s.time / 1000) },
+  { name: 'container_start_time_seconds', help: 'Start time of the container since unix epoch in seconds.', type: 'gauge', series: (c, _s, o) => o.add(c.spec?.startTimeMs === undefined ? undefined : c.spec.startTimeMs / 1000) },
+  { name: 'container_spec_cpu_period', help: 'CPU period of the container.', type: 'gauge', series: (c, _s, o) => o.add(c.spec?.cpuPeriod) },
+  { name: 'container_spec_cpu_quota', help: 'CPU quota of the container.', type: 'gauge', series: (c, _s, o) => o.add(c.spec?.cpuQuota !== undefined && c.spec.cpuQuota > 0 ? c.spec.cpuQuota : undefined) },
+  { name: 'container_spec_cpu_shares', help: 'CPU share of the container.', type: 'gauge', series: (c, _s, o) => o.add(c.spec?.cpuShares) },
+  { name: 'container_spec_memory_limit_bytes', help: 'Memory limit for the container.', type: 'gauge', series: (c, _s, o) => o.add(c.spec?.memoryLimit === undefined ? undefined : Math.max(0, c.spec.memoryLimit)) },
 ];
 
 function netMetrics(): ContainerMetric[] {
@@ -61,7 +79,9 @@ function netMetrics(): ContainerMetric[] {
   ];
   return defs.map(([name, help, key]) => ({
     name, help, type: 'counter' as const, extra: ['interface'],
-    rows: (_c: CadvisorContainerInfo, s: ContainerSample) => (s.network ?? []).map((i): Row => [{ interface: i.name }, i[key] as number]),
+    series: (_c: CadvisorContainerInfo, s: ContainerSample, o: SeriesSink) => {
+      for (const i of s.network ?? []) o.add(i[key] as number, i.name);
+    },
   }));
 }
 
@@ -74,7 +94,9 @@ function fsMetrics(): ContainerMetric[] {
   ];
   return defs.map(([name, help, key]) => ({
     name, help, type: 'gauge' as const, extra: ['device'],
-    rows: (c: CadvisorContainerInfo) => (c.fs ?? []).map((f): Row => [{ device: f.device }, f[key]]),
+    series: (c: CadvisorContainerInfo, _s: ContainerSample, o: SeriesSink) => {
+      for (const f of c.fs ?? []) o.add(f[key], f.device);
+    },
   }));
 }
 
@@ -82,43 +104,55 @@ function fsMetrics(): ContainerMetric[] {
 export const CADVISOR_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 const escapeHelp = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-const escapeLabel = (v: string): string => escapeHelp(v).replace(/"/g, '\\"');
+const LABEL_SPECIAL = /[\\\n"]/;
+const escapeLabel = (v: string): string => (LABEL_SPECIAL.test(v) ? escapeHelp(v).replace(/"/g, '\\"') : v);
 
+/** `{id="…",…,container="…"` of a container's lines, written once per container. */
 function labelText(c: CadvisorContainerInfo): string {
-  return `id="${escapeLabel(c.id)}",name="${escapeLabel(c.name ?? '')}",image="${escapeLabel(c.image ?? '')}",pod="${escapeLabel(c.pod ?? '')}",namespace="${escapeLabel(c.namespace ?? '')}",container="${escapeLabel(c.container ?? '')}"`;
+  return `{id="${escapeLabel(c.id)}",name="${escapeLabel(c.name ?? '')}",image="${escapeLabel(c.image ?? '')}",pod="${escapeLabel(c.pod ?? '')}",namespace="${escapeLabel(c.namespace ?? '')}",container="${escapeLabel(c.container ?? '')}"`;
 }
 
 function block(name: string, help: string, type: string, lines: string[]): string {
   return [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`, ...lines].join('\n');
 }
 
-/**
- * A container's series as bytes: each container metric's lines, each line preceded by '\n', one after the other in
- * CONTAINER_METRICS order; `ends[j]` is where metric j's lines end (metric j spans ends[j - 1] or 0 .. ends[j]).
- */
-interface ContainerBytes {
+/** Writes one metric's lines of one container: each line preceded by '\n' (no tuple or label object per line). */
+class LineWriter implements SeriesSink {
+  text = '';
+  /** '\n<metric name>{<container labels>' */
+  head = '';
+  extra: readonly string[] = [];
+
+  add(v: number | undefined, a?: string, b?: string): void {
+    if (v === undefined || !Number.isFinite(v)) return;
+    let l = this.head;
+    if (a !== undefined) l += `,${this.extra[0]}="${escapeLabel(a)}"`;
+    if (b !== undefined) l += `,${this.extra[1]}="${escapeLabel(b)}"`;
+    this.text += `${l}} ${v}`;
+  }
+}
+
+/** A container's series as text: `lines[j]` is metric j's lines (CONTAINER_METRICS order), each preceded by '\n'. */
+interface ContainerLines {
   id: string;
   sample: ContainerSample;
   described: string;
-  bytes: Buffer;
-  ends: number[];
+  lines: string[];
 }
 
-function containerBytes(c: CadvisorContainerInfo, described: string): ContainerBytes {
+function containerLines(c: CadvisorContainerInfo, described: string, w: LineWriter): ContainerLines {
   const labels = labelText(c);
-  const segments = CONTAINER_METRICS.map((m) => {
-    let seg = '';
-    for (const [extra, v] of m.rows(c, c.sample as ContainerSample)) {
-      if (!Number.isFinite(v)) continue;
-      let l = labels;
-      for (const [k, x] of Object.entries(extra)) l += `,${k}="${escapeLabel(x)}"`;
-      seg += `\n${m.name}{${l}} ${v}`;
-    }
-    return seg;
-  });
-  let at = 0;
-  const ends = segments.map((seg) => (at += Buffer.byteLength(seg)));
-  return { id: c.id, sample: c.sample as ContainerSample, described, bytes: Buffer.from(segments.join('')), ends };
+  const sample = c.sample as ContainerSample;
+  const lines = new Array<string>(CONTAINER_METRICS.length);
+  for (let j = 0; j < CONTAINER_METRICS.length; j++) {
+    const m = CONTAINER_METRICS[j] as ContainerMetric;
+    w.text = '';
+    w.head = `\n${m.name}${labels}`;
+    w.extra = m.extra ?? [];
+    m.series(c, sample, w);
+    lines[j] = w.text;
+  }
+  return { id: c.id, sample, described, lines };
 }
 
 /** Everything of a container its lines show besides its sample (compared by identity). */
@@ -126,64 +160,84 @@ const describe = (c: CadvisorContainerInfo): string => JSON.stringify([c.id, c.n
 
 const HEADERS = CONTAINER_METRICS.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}`);
 
-/** One metric block of the page with the separator after it, and its deflated bytes once asked. */
-interface Block {
-  bytes: Buffer;
-  deflated?: Promise<Buffer>;
-}
-
-/** A rendered page: its bytes, and gzip() the same bytes gzipped (one member; each block deflated on its own). */
+/** A rendered page: its bytes, and gzip() the same bytes gzipped (one gzip member). */
 export interface RenderedPage {
   bytes: Buffer;
   gzip(): Promise<Buffer>;
 }
 
 /**
+ * The page gzipped in one call at zlib's fastest level (the kubelet's promhttp uses gzip's default; at 110 pods
+ * level 1 deflates the 1.9 MB page in half the CPU for ≈ 20 % more bytes), on the calling thread: one zlib state for
+ * the page. Deflating each block on its own cost a fresh zlib state per block (≈ 45 at 110 pods), each allocated
+ * and given back to the system again: 35–80 ms of CPU against 4–8 ms for the page (docs/performance.md).
+ */
+const gzipPage = (bytes: Buffer): Buffer => gzipSync(bytes, { level: constants.Z_BEST_SPEED });
+
+/** Metric j's block: its HELP and TYPE, each container's lines, and the blank line after it. */
+function blockText(header: string, per: ContainerLines[], j: number): string {
+  const parts = new Array<string>(per.length + 2);
+  parts[0] = header;
+  for (let i = 0; i < per.length; i++) parts[i + 1] = (per[i] as ContainerLines).lines[j] as string;
+  parts[per.length + 1] = '\n\n';
+  return parts.join('');
+}
+
+function renderedPage(bytes: Buffer): RenderedPage {
+  let gzipped: Buffer | undefined;
+  return { bytes, gzip: async () => (gzipped ??= gzipPage(bytes)) };
+}
+
+/**
  * /metrics/cadvisor at scrape time, written straight as text (through prom-client's labelled collectors a scrape
  * hashed and stored every series again: ≈ 0.7 s at 110 pods). Same series, label order and format as before; a
- * container without a sample exports nothing. A renderer keeps each container's lines (as bytes) from its last
+ * container without a sample exports nothing. A renderer keeps each container's lines (as text) from its last
  * render and writes them again only for a container whose sample (a new object per housekeeping sample), labels,
  * spec or filesystem rows changed — the samples land one container at a time — and keeps each metric's block
- * (and its deflated bytes) while no container's lines of that metric changed.
+ * while no container's lines of that metric changed. A block is one string joined from
+ * its containers' lines and encoded once (a Buffer per container and per line slice cost more than the text).
  */
 export class CadvisorRenderer {
-  private kept = new Map<string, ContainerBytes>();
-  private order: ContainerBytes[] = [];
-  private blocks: Block[] = [];
+  private kept = new Map<string, ContainerLines>();
+  private order: ContainerLines[] = [];
+  /** The last page, and each block of it (a view). */
+  private page: Buffer | undefined;
+  private blocks: Buffer[] = [];
   private tail = '';
+  private readonly writer = new LineWriter();
 
   renderPage(source: CadvisorSource): RenderedPage {
     const seen = new Set<string>();
-    const next = new Map<string, ContainerBytes>();
+    const next = new Map<string, ContainerLines>();
     for (const c of source.containers()) {
       if (!c.sample || seen.has(c.id)) continue;
       seen.add(c.id);
       const described = describe(c);
       const old = this.kept.get(c.id);
-      next.set(c.id, old && old.sample === c.sample && old.described === described ? old : containerBytes(c, described));
+      next.set(c.id, old && old.sample === c.sample && old.described === described ? old : containerLines(c, described, this.writer));
     }
     const per = [...next.values()];
     const dirty = this.changedMetrics(per);
     this.kept = next;
     this.order = per;
-    HEADERS.forEach((h, j) => {
-      if (!dirty[j] && this.blocks[j]) return;
-      const parts: Buffer[] = [Buffer.from(h)];
-      for (const p of per) parts.push(p.bytes.subarray(j === 0 ? 0 : p.ends[j - 1], p.ends[j]));
-      parts.push(Buffer.from('\n\n'));
-      this.blocks[j] = { bytes: Buffer.concat(parts) };
-    });
     const tail = `${machineBlocks(source).join('\n\n')}\n`;
-    if (tail !== this.tail || !this.blocks[HEADERS.length]) this.blocks[HEADERS.length] = { bytes: Buffer.from(tail) };
+    // Each changed block as one string (joined from its containers' lines), then the page in one buffer: changed
+    // blocks encoded in place, kept ones copied from the last page. One allocation of the page's size per render.
+    const texts: (string | undefined)[] = HEADERS.map((h, j) => (dirty[j] || !this.blocks[j] ? blockText(h, per, j) : undefined));
+    texts.push(tail !== this.tail || !this.blocks[HEADERS.length] ? tail : undefined);
     this.tail = tail;
-    const blocks = [...this.blocks];
-    let bytes: Buffer | undefined;
-    return {
-      get bytes() {
-        return (bytes ??= Buffer.concat(blocks.map((b) => b.bytes))); // a client that takes gzip never needs it
-      },
-      gzip: async () => gzipFromParts(blocks.map((b) => b.bytes), await Promise.all(blocks.map((b) => (b.deflated ??= deflatePart(b.bytes))))),
-    };
+    if (this.page && texts.every((t) => t === undefined)) return renderedPage(this.page);
+    const sizes = texts.map((t, j) => (t === undefined ? (this.blocks[j] as Buffer).length : Buffer.byteLength(t)));
+    const page = Buffer.allocUnsafe(sizes.reduce((a, b) => a + b, 0));
+    let at = 0;
+    this.blocks = texts.map((t, j) => {
+      const size = sizes[j] as number;
+      if (t === undefined) (this.blocks[j] as Buffer).copy(page, at);
+      else page.write(t, at);
+      return page.subarray(at, (at += size));
+    });
+    this.page = page;
+    return renderedPage(page);
   }
 
   render(source: CadvisorSource): string {
@@ -191,18 +245,13 @@ export class CadvisorRenderer {
   }
 
   /** Which metrics' blocks differ from the last render's: all when the containers changed, else per rewritten container. */
-  private changedMetrics(per: ContainerBytes[]): boolean[] {
+  private changedMetrics(per: ContainerLines[]): boolean[] {
     const dirty = HEADERS.map(() => false);
-    const same = per.length === this.order.length && per.every((p, i) => (this.order[i] as ContainerBytes).id === p.id);
+    const same = per.length === this.order.length && per.every((p, i) => (this.order[i] as ContainerLines).id === p.id);
     if (!same) return dirty.map(() => true);
     per.forEach((p, i) => {
-      const o = this.order[i] as ContainerBytes;
-      if (o === p) return;
-      for (let j = 0; j < dirty.length; j++) {
-        if (dirty[j]) continue;
-        const [s0, s1, o0, o1] = [j === 0 ? 0 : (p.ends[j - 1] as number), p.ends[j] as number, j === 0 ? 0 : (o.ends[j - 1] as number), o.ends[j] as number];
-        dirty[j] = p.bytes.compare(o.bytes, o0, o1, s0, s1) !== 0;
-      }
+      const o = this.order[i] as ContainerLines;
+      if (o !== p) for (let j = 0; j < dirty.length; j++) dirty[j] ||= p.lines[j] !== o.lines[j];
     });
     return dirty;
   }
