@@ -165,7 +165,7 @@ export class KubeRuntimeManager implements Runtime {
       }
     }
     let sandboxId = actions.sandboxId;
-    let podIps = status.ips;
+    let podIps: string[] | Promise<string[]> = status.ips;
     if (actions.createSandbox) {
       // The images of the containers this sync starts are inspected while the sandbox starts (the kubelet asks
       // after it): an ImageStatus round trip off the start; a pull still waits for the sandbox.
@@ -209,7 +209,7 @@ export class KubeRuntimeManager implements Runtime {
     sandboxId: string,
     sandboxConfig: PodSandboxConfig,
     status: PodStatus,
-    podIps: string[],
+    podIps: string[] | Promise<string[]>,
     pullSecrets: V1Secret[],
   ): Promise<SyncStepResult> {
     const step: SyncStepResult = { action: init ? 'InitContainer' : 'StartContainer', target: c.name };
@@ -265,7 +265,18 @@ export class KubeRuntimeManager implements Runtime {
     }
   }
 
-  private async createSandbox(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: string[] }> {
+  /** The sandbox's IPs (PodSandboxStatus); none when it fails (logged). Never rejects. */
+  private async sandboxIps(podSandboxId: string): Promise<string[]> {
+    try {
+      const st = await this.deps.cri.podSandboxStatus({ podSandboxId });
+      return [st.status?.network?.ip ?? '', ...(st.status?.network?.additionalIps ?? []).map((x) => x.ip)].filter((x) => x);
+    } catch (err) {
+      this.log.warn('PodSandboxStatus failed after RunPodSandbox', { err: errText(err) });
+      return [];
+    }
+  }
+
+  private async createSandbox(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: Promise<string[]> }> {
     const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
     let stage = 'Failed to generate sandbox config for pod';
     try {
@@ -278,15 +289,10 @@ export class KubeRuntimeManager implements Runtime {
       const runtimeHandler = (await this.deps.runtimeClasses?.lookupRuntimeHandler(pod.spec?.runtimeClassName)) ?? '';
       if (runtimeHandler) this.log.info('Running pod with runtime handler', { pod: formatPod(pod), runtimeHandler });
       const r = await this.timed('run_podsandbox', () => this.deps.cri.runPodSandbox({ config, runtimeHandler }));
-      let ips: string[] = [];
-      try {
-        const st = await this.deps.cri.podSandboxStatus({ podSandboxId: r.podSandboxId });
-        ips = [st.status?.network?.ip ?? '', ...(st.status?.network?.additionalIps ?? []).map((x) => x.ip)].filter((x) => x);
-      } catch (err) {
-        this.log.warn('PodSandboxStatus failed after RunPodSandbox', { err: errText(err) });
-      }
       this.sandboxErrors.delete(pod.metadata?.uid ?? '');
-      return { step, id: r.podSandboxId, ips };
+      // SyncPod's PodSandboxStatus for the pod's IPs: asked now, awaited where a container's config needs them (the
+      // first start's image check, termination-log file and log dir go on meanwhile).
+      return { step, id: r.podSandboxId, ips: this.sandboxIps(r.podSandboxId) };
     } catch (err) {
       // As createPodSandbox + SyncPod: the step's message names the pod, the event carries the error.
       this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${errText(err)}`);
@@ -296,7 +302,7 @@ export class KubeRuntimeManager implements Runtime {
         if (this.sandboxErrors.size > 1024) this.sandboxErrors.delete(this.sandboxErrors.keys().next().value!); // pods gone unsynced
         this.log.error('CreatePodSandbox for pod failed', { pod: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, reason: 'CreatePodSandboxError', err: message });
       }
-      return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: [] };
+      return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: Promise.resolve([]) };
     }
   }
 

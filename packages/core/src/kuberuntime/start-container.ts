@@ -5,7 +5,7 @@
  */
 import { podIPsOf } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
-import type { ContainerConfig, CriClient, PodSandboxConfig } from '../cri/types.ts';
+import type { ContainerConfig, CriClient, Mount, PodSandboxConfig } from '../cri/types.ts';
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import type { ImageManager, StatusImage } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
@@ -84,6 +84,31 @@ async function imageUser(deps: StartDeps, c: V1Container, known?: StatusImage): 
   }
 }
 
+/**
+ * The container's termination-log file (its mount) and `<pod log dir>/<container>/`; a failure to make the log dir
+ * is returned (the start fails with CreateContainerError), never thrown: the caller may return before awaiting it.
+ */
+async function containerFiles(deps: StartDeps, pod: V1Pod, c: V1Container, sandboxConfig: PodSandboxConfig): Promise<{ mount?: Mount; logDirError?: unknown }> {
+  const message = async (): Promise<Mount | undefined> => {
+    if (!deps.messages) return undefined;
+    const { fs, rootDir, onError } = deps.messages;
+    const dir = podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name);
+    if (dir) return terminationMessageMount(fs, dir, c, onError);
+    onError(`no termination-log file for container "${c.name}": pod uid or container name is not a plain path segment`);
+    return undefined;
+  };
+  const logDir = async (): Promise<unknown> => {
+    try {
+      if (deps.fs && sandboxConfig.logDirectory) await deps.fs.mkdirp(`${sandboxConfig.logDirectory}/${c.name}`);
+      return undefined;
+    } catch (err) {
+      return err ?? new Error('mkdir failed');
+    }
+  };
+  const [mount, logDirError] = await Promise.all([message(), logDir()]);
+  return { ...(mount ? { mount } : {}), ...(logDirError !== undefined ? { logDirError } : {}) };
+}
+
 export async function startContainer(
   deps: StartDeps,
   pod: V1Pod,
@@ -92,7 +117,7 @@ export async function startContainer(
   sandboxId: string,
   sandboxConfig: PodSandboxConfig,
   status: PodStatus,
-  podIps: string[],
+  podIps: string[] | Promise<string[]>,
   pullSecrets: readonly V1Secret[] = [],
 ): Promise<StartResult> {
   const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
@@ -107,7 +132,10 @@ export async function startContainer(
     warn(target.message);
     return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
   }
-  const ips = podIPsOf(pod, podIps, deps.hostIPs);
+  // The termination-log file and the container's log dir are made while the sandbox's IPs are asked (the
+  // PodSandboxStatus after RunPodSandbox) and the config is built; both are there before CreateContainer.
+  const files = containerFiles(deps, pod, c, sandboxConfig);
+  const ips = podIPsOf(pod, await podIps, deps.hostIPs);
   const ctx = {
     podIp: ips[0] ?? '',
     podIps: ips,
@@ -133,16 +161,12 @@ export async function startContainer(
     applyDeviceOptions(cfg.config, dev.opts);
   }
   for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
-  if (deps.messages) {
-    const { fs, rootDir, onError } = deps.messages;
-    const dir = podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name);
-    const m = dir ? await terminationMessageMount(fs, dir, c, onError) : onError(`no termination-log file for container "${c.name}": pod uid or container name is not a plain path segment`);
-    if (m) cfg.config.mounts = [...(cfg.config.mounts ?? []), m];
-  }
+  const { mount, logDirError } = await files;
+  if (mount) cfg.config.mounts = [...(cfg.config.mounts ?? []), mount];
   deps.lifecycle?.preCreateContainer(pod, c, cfg.config);
   let containerId: string;
   try {
-    if (deps.fs && sandboxConfig.logDirectory) await deps.fs.mkdirp(`${sandboxConfig.logDirectory}/${c.name}`);
+    if (logDirError !== undefined) throw logDirError;
     const r = await deps.timed('create_container', () =>
       deps.cri.createContainer({ podSandboxId: sandboxId, config: cfg.config, sandboxConfig }),
     );
