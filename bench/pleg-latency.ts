@@ -3,20 +3,25 @@
 // podStatus event showing it terminated (the status manager's publication, free of /pods polling cost). p50/p99,
 // with the evented PLEG and with relist only (--evented-pleg=false, 1 s relist), on the embedded runtime and on
 // containerd (root + containerd installed), in one run. `--runtime embedded|containerd|both`,
-// `--pleg evented|relist|both` (default both), SAMPLES env (20). Under load: `--pods N` keeps N more pods running
+// `--pleg evented|relist|both` (default both), SAMPLES env (100 kills: the p99 of 100 is not their maximum). At most
+// VICTIM_POOL (20) victims run at once: a killed victim is removed and the next one started, both waited for
+// before the next kill (their work is not measured). Under load: `--pods N` keeps N more pods running
 // (a `sleep` loop each) beside the victims, `--clients N` connects N socket.io clients (all listen; the socket.io
-// figures pool every client's receipt); the load average is printed beside each row.
+// figures pool every client's receipt); the load average is printed beside each row. The agent is the compiled
+// daemon (dist/agent/main.js, built when stale; `--dist <dir>` a build elsewhere), as deployed.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
-import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, compiledAgentMain, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
-const SAMPLES = Number(process.env.SAMPLES ?? 20);
+const SAMPLES = Number(process.env.SAMPLES ?? 100);
+/** Victims running at once (#14: 90 more pods + 20 victims = 110). */
+export const VICTIM_POOL = 20;
 type Pod = { metadata: { name: string }; status?: { containerStatuses?: Array<{ name: string; state?: { terminated?: unknown } }> } };
 
 function manifest(name: string, image: string, mark: string): string {
@@ -75,18 +80,25 @@ async function pollUntil(pred: () => Promise<boolean>, ms: number): Promise<numb
   return undefined;
 }
 
-/** One (runtime, mode) run: `samples` pods, killed one at a time (ms from the kill to each place it is seen). */
+const running = (p: Pod | undefined) => Boolean(p?.status?.containerStatuses?.some((c) => 'running' in (c.state ?? {})));
+
+/**
+ * One (runtime, mode) run: `samples` pods, killed one at a time (ms from the kill to each place it is seen).
+ * `agentMain`: the compiled agent to run (a build's agent/main.js); default the sources through tsx.
+ */
 export async function measure(
   rt: RuntimeUnderTest,
   evented: boolean,
   samples = SAMPLES,
   load: { pods?: number; clients?: number } = {},
+  agentMain?: string,
 ): Promise<{ pods: number[]; socket: number[]; status: number[]; load: number }> {
   // A private cgroup root: agents on one host must not garbage-collect each other's pod cgroups.
   const cgroupRoot = `/nodelet-bench-${process.pid}`;
   const extra = [...(rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : []), `--evented-pleg=${evented}`, '--cgroup-root', cgroupRoot];
-  const stack = await startStack({ nodeName: 'lat', withConsole: false, extraAgentArgs: extra });
+  const stack = await startStack({ nodeName: 'lat', withConsole: false, extraAgentArgs: extra, ...(agentMain ? { agentMain } : {}) });
   const names = Array.from({ length: samples }, (_, i) => `victim-${i}`);
+  const pool = Math.min(samples, VICTIM_POOL);
   const tag = `plat${Date.now().toString(36)}`;
   const out = { pods: [] as number[], socket: [] as number[], status: [] as number[], load: 0 };
   const extraPods = load.pods ?? 0;
@@ -94,11 +106,9 @@ export async function measure(
   const others: Socket[] = [];
   try {
     for (let i = 0; i < extraPods; i++) writeFileSync(join(stack.manifests, `bg${i}.json`), benchPodManifest(`bg${i}`, rt.image, 5));
-    for (const n of names) writeFileSync(join(stack.manifests, `${n}.json`), manifest(n, rt.image, `${tag}-${n}-`));
-    await waitUntil('victims running', async () => {
-      const running = (await pods(stack)).filter((p) => p.status?.containerStatuses?.some((c) => 'running' in (c.state ?? {})));
-      return running.length === names.length + extraPods;
-    }, 180_000 + extraPods * 6_000);
+    const victim = (n: string) => writeFileSync(join(stack.manifests, `${n}.json`), manifest(n, rt.image, `${tag}-${n}-`));
+    for (const n of names.slice(0, pool)) victim(n);
+    await waitUntil('victims running', async () => (await pods(stack)).filter(running).length === pool + extraPods, 180_000 + extraPods * 6_000);
     sock = await socketClient(stack);
     const extraDied: Array<Map<string, number>> = [];
     for (let i = 1; i < (load.clients ?? 1); i++) {
@@ -118,7 +128,7 @@ export async function measure(
       if (e.type === 'podStatus' && e.containers?.[0]?.state === 'terminated' && !shown.has(e.pod.name)) shown.set(e.pod.name, performance.now());
     });
     await new Promise((r) => setTimeout(r, 1500));
-    for (const n of names) {
+    for (const [i, n] of names.entries()) {
       const full = `${n}-${stack.nodeName}`;
       const pids = pidsWith(`${tag}-${n}-`);
       const t0 = performance.now();
@@ -141,6 +151,14 @@ export async function measure(
       }
       const st = shown.get(full);
       if (st !== undefined) out.status.push(st - t0);
+      // The victim goes and the next one starts (≤ VICTIM_POOL at once), both done before the next kill.
+      rmSync(join(stack.manifests, `${n}.json`), { force: true });
+      const next = names[i + pool];
+      if (next) victim(next);
+      await waitUntil(`${n} replaced`, async () => {
+        const ps = await pods(stack);
+        return !ps.some((p) => p.metadata.name === full) && (!next || running(ps.find((p) => p.metadata.name === `${next}-${stack.nodeName}`)));
+      }, 60_000).catch(() => {});
       // Spread the kills over the relist phase (so relist-only latency is sampled fairly).
       await new Promise((r) => setTimeout(r, 600 + Math.random() * 1000));
     }
@@ -165,11 +183,13 @@ async function main(): Promise<void> {
   const modes = which === 'evented' ? [true] : which === 'relist' ? [false] : [true, false];
   const flag = (name: string) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : undefined);
   const load = { pods: flag('--pods') ?? 0, clients: flag('--clients') ?? 1 };
+  const distArg = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
+  const agentMain = distArg ? join(resolve(distArg), 'agent/main.js') : compiledAgentMain();
   const rows: string[][] = [];
   try {
     for (const rt of runtimes) {
       for (const evented of modes) {
-        const r = await measure(rt, evented, SAMPLES, load);
+        const r = await measure(rt, evented, SAMPLES, load, agentMain);
         const mode = evented ? 'evented' : 'relist 1 s';
         const l = r.load.toFixed(2);
         rows.push([rt.name, mode, '/pods', String(r.pods.length), fmtMs(percentile(r.pods, 50)), fmtMs(percentile(r.pods, 99)), l]);
@@ -181,7 +201,7 @@ async function main(): Promise<void> {
     // Every runtime started above is stopped, even when an earlier one failed.
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
-  console.log(`\ncontainer SIGKILLed → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client; ${load.pods} more pods running, ${load.clients} socket.io clients`);
+  console.log(`\ncontainer SIGKILLed → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client; ${load.pods} more pods running, ${load.clients} socket.io clients; agent ${agentMain} (plain node)`);
   console.log(`load average before / after: ${loadBefore} / ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}\n`);
   console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'p50', 'p99', 'load 1m'], rows));

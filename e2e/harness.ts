@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, createWriteSt
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { removeCgroupTree, stopRuntimeOf } from '@nodelet/agent/testing';
+import { daemonEnv, removeCgroupTree, stopRuntimeOf } from '@nodelet/agent/testing';
 
 export { removeCgroupTree };
 
@@ -64,6 +64,8 @@ export interface StackOptions {
   consoleAgents?: Array<{ name: string; url: string; pkiDir?: string }>;
   /** The agent's --console-token-file (default <root-dir>/console.token); agents behind one console share one. */
   consoleTokenFile?: string;
+  /** A compiled agent (a build's agent/main.js) run with plain node and the daemons' environment; default the sources through tsx. */
+  agentMain?: string;
 }
 
 export async function stopChild(c: ChildProcess, ms = 15_000): Promise<void> {
@@ -87,7 +89,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const launchAgent = () => spawn(
     process.execPath,
     [
-      '--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts'),
+      ...(opts.agentMain ? [opts.agentMain] : ['--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts')]),
       '--root-dir', rootDir,
       '--pod-manifest-path', manifests,
       '--node-name', nodeName,
@@ -100,7 +102,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...(opts.consoleTokenFile ? ['--console-token-file', opts.consoleTokenFile] : []),
       ...(opts.extraAgentArgs ?? []),
     ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.agentMain ? { env: daemonEnv() } : {}) },
   );
   const spawnAgent = () => {
     const a = launchAgent();
