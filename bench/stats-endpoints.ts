@@ -2,39 +2,33 @@
 // REQUESTS sequential GETs on the read-only port) and the agent's CPU (utime+stime from /proc/<pid>/stat over an
 // idle window, then over the request burst) and RSS, with 30 and 110 sleeping pods from static manifests.
 // Runs on the embedded runtime, and on containerd too when root with containerd installed
-// (`--runtime embedded|containerd|both`). (bench/stats.ts holds the shared table helpers.)
-import { execFileSync } from 'node:child_process';
+// (`--runtime embedded|containerd|both`). The agent is the compiled daemon (dist/agent/main.js, built when stale;
+// `--dist <dir>` a build elsewhere) with the daemons' environment, as deployed. (bench/stats.ts holds the shared
+// table helpers.)
 import { get as httpGet } from 'node:http';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { basename, join } from 'node:path';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { removeCgroupTree, repoRoot, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
+import { removeCgroupTree, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { fmtMs, percentile, table } from './stats.ts';
-import { benchPodManifest } from './runtimes.ts';
+import { benchPodManifest, compiledAgentMain, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 30);
 const POD_COUNTS = (process.env.BENCH_PODS ?? '30,110').split(',').map(Number);
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
 const CLK_TCK = 100;
 
-interface RuntimeUnderTest {
-  name: string;
-  image: string;
-  endpoint?: string;
-  stop(): Promise<void>;
-}
-
 const manifest = (name: string, image: string) => benchPodManifest(name, image, 5);
 
-/** The agent process of a stack: the node process whose argv names apps/agent/src/main.ts and this root dir. */
-function agentPid(stack: Stack): number {
+/** The agent process of a stack: the node process whose argv names its main (`agentMain`) and this root dir. */
+function agentPid(stack: Stack, agentMain: string): number {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-      if (argv.some((a) => a.endsWith('apps/agent/src/main.ts')) && argv.includes(stack.rootDir)) return Number(d);
+      if (argv.includes(agentMain) && argv.includes(stack.rootDir)) return Number(d);
     } catch {
       // gone meanwhile
     }
@@ -119,15 +113,18 @@ async function measure(rt: RuntimeUnderTest, stack: Stack, pid: number, pods: nu
   ];
 }
 
-/** One runtime: rows [runtime, pods, cadvisor p50, p99, size, summary p50, p99, CPU idle, CPU busy, RSS] per pod count. */
-export async function benchRuntime(rt: RuntimeUnderTest, cgroupRoots: string[], podCounts = POD_COUNTS): Promise<string[][]> {
+/**
+ * One runtime: rows [runtime, pods, cadvisor p50, p99, size, summary p50, p99, CPU idle, CPU busy, RSS] per pod count;
+ * `agentMain` is the compiled agent to run (a build's agent/main.js).
+ */
+export async function benchRuntime(rt: RuntimeUnderTest, cgroupRoots: string[], podCounts: number[], agentMain: string): Promise<string[][]> {
   const extra = rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : [];
-  const stack = await startStack({ nodeName: 'bench', withConsole: false, extraAgentArgs: extra });
+  const stack = await startStack({ nodeName: 'bench', withConsole: false, extraAgentArgs: extra, agentMain });
   cgroupRoots.push(`/${basename(stack.dir)}`);
   const rows: string[][] = [];
   let written = 0;
   try {
-    const pid = agentPid(stack);
+    const pid = agentPid(stack, agentMain);
     for (const pods of podCounts) {
       for (; written < pods; written++) writeFileSync(join(stack.manifests, `p${written}.json`), manifest(`p${written}`, rt.image));
       await waitUntil(`${pods} pods Running`, async () => (await running(stack)) >= pods, 240_000);
@@ -142,39 +139,14 @@ export async function benchRuntime(rt: RuntimeUnderTest, cgroupRoots: string[], 
   return rows;
 }
 
-function containerdRuntime(): RuntimeUnderTest | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const state = mkdtempSync(join(tmpdir(), 'nodelet-bench-ctd-'));
-  try {
-    const out = execFileSync(join(repoRoot, 'scripts/containerd-up.sh'), [state], { encoding: 'utf8' });
-    const endpoint = /^ENDPOINT=(.*)$/m.exec(out)?.[1];
-    if (!endpoint) throw new Error(`no ENDPOINT in ${out}`);
-    return {
-      name: 'containerd',
-      image: 'localhost/busybox:latest',
-      endpoint,
-      stop: async () => void execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]),
-    };
-  } catch (e) {
-    console.error(`containerd not available: ${String(e)}`);
-    execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]);
-    return undefined;
-  }
-}
-
 async function main(): Promise<void> {
-  const i = process.argv.indexOf('--runtime');
-  const which = i >= 0 ? process.argv[i + 1] : 'both';
+  const distArg = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
+  const agentMain = distArg ? join(resolve(distArg), 'agent/main.js') : compiledAgentMain();
   const rows: string[][] = [];
-  const makers: Array<() => RuntimeUnderTest | undefined> = [];
-  if (which === 'embedded' || which === 'both') makers.push(() => ({ name: 'embedded', image: 'nodelet.local/host:latest', stop: async () => {} }));
-  if (which === 'containerd' || which === 'both') makers.push(containerdRuntime);
-  for (const make of makers) {
-    const rt = make();
-    if (!rt) continue;
+  for (const rt of selectRuntimes(process.argv)) {
     const cgroupRoots: string[] = [];
     try {
-      rows.push(...(await benchRuntime(rt, cgroupRoots)));
+      rows.push(...(await benchRuntime(rt, cgroupRoots, POD_COUNTS, agentMain)));
     } finally {
       await rt.stop();
       // containerd's pod cgroups outlive the agent until containerd is down: remove the stack's tree again.
@@ -182,7 +154,7 @@ async function main(): Promise<void> {
     }
   }
   const cpu = cpus();
-  console.log(`\nstats endpoints: ${REQUESTS} sequential GETs each on the read-only port (Accept-Encoding: gzip, time to the last byte); agent CPU idle over ${IDLE_WINDOW_MS / 1000} s, then during the GETs`);
+  console.log(`\nstats endpoints: ${REQUESTS} sequential GETs each on the read-only port (Accept-Encoding: gzip, time to the last byte); agent ${agentMain} (plain node): CPU idle over ${IDLE_WINDOW_MS / 1000} s, then during the GETs`);
   console.log(`machine: ${cpu.length} cores × ${cpu[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}\n`);
   console.log(
     table(['runtime', 'pods', 'cadvisor p50', 'cadvisor p99', 'cadvisor size', 'summary p50', 'summary p99', 'agent CPU idle', 'agent CPU busy', 'agent RSS', 'load 1m'], rows),
