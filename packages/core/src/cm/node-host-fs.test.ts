@@ -26,6 +26,22 @@ test('procfs/sysfs reads answer without a thread-pool round trip; errors and oth
   await assert.rejects(rooted.readFile('/proc/self/stat'), { code: 'ENOENT' });
 });
 
+test('procfs/sysfs writes and mkdirs are made without a thread-pool round trip (a pod cgroup before its sandbox); others as before', async (t) => {
+  const fs = createNodeHostFs();
+  const comm = readFileSync('/proc/self/comm', 'utf8').trim();
+  t.after(() => writeFileSync('/proc/self/comm', comm));
+  const written = fs.writeFile('/proc/self/comm', 'nodelet-hostfs');
+  // Not awaited: a promise write (open/write/close on the pool) has not even opened the file yet.
+  assert.equal(readFileSync('/proc/self/comm', 'utf8').trim(), 'nodelet-hostfs');
+  await written;
+  await assert.rejects(fs.mkdir('/proc/self/no-dirs-here'), { code: 'ENOENT' });
+  const dir = mkdtempSync(join(tmpdir(), 'nodelet-hostfs-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  await fs.mkdir(join(dir, 'a/b'));
+  await fs.writeFile(join(dir, 'a/b/f'), 'y');
+  assert.equal(readFileSync(join(dir, 'a/b/f'), 'utf8'), 'y');
+});
+
 test('readPseudoSync: a pseudo-file whole, as readFileSync reads it; content beyond one 64 KiB read too', (t) => {
   for (const p of ['/proc/self/status', '/proc/self/mountinfo', '/proc/meminfo']) {
     const a = readPseudoSync(p);

@@ -3,7 +3,7 @@
  * `emulateCgroupfs` makes rmdir behave as on cgroupfs (control files vanish with the directory, child
  * directories make it fail) so fixture trees can stand in for /sys/fs/cgroup.
  */
-import { closeSync, existsSync, promises as fsp, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, promises as fsp, openSync, readdirSync, readlinkSync, readSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DirEntry, HostFs, StatFsResult } from './types.ts';
 
@@ -43,6 +43,27 @@ function pseudo<T>(p: string, read: () => T, slow: () => Promise<T>): Promise<T>
   }
 }
 
+/**
+ * mkdir -p on a pseudo file system. Not mkdirSync's `recursive`: where a directory refuses children (procfs) it
+ * retries for ever (ENOENT, parent EEXIST, ENOENT...); here each missing parent is made once, then the child.
+ */
+function mkdirPseudoSync(p: string, depth = 0): void {
+  try {
+    mkdirSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    const parent = path.dirname(p);
+    if (code !== 'ENOENT' || parent === p || depth > 64) throw err;
+    mkdirPseudoSync(parent, depth + 1);
+    try {
+      mkdirSync(p);
+    } catch (again) {
+      if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
+    }
+  }
+}
+
 export interface NodeHostFsOptions {
   root?: string;
   emulateCgroupfs?: boolean;
@@ -70,10 +91,17 @@ export function createNodeHostFs(opts: NodeHostFsOptions = {}): HostFs {
       const ents = await pseudo(full, () => readdirSync(full, { withFileTypes: true }), () => fsp.readdir(full, { withFileTypes: true }));
       return ents.map((e) => ({ name: e.name, dir: e.isDirectory() }));
     },
+    // A pod's cgroup is made (a directory per v1 hierarchy, then its limits and the QoS cgroups' shares written) before
+    // its sandbox can start: ≈ 20 calls in a row, each a thread-pool round trip queued behind whatever else the pool
+    // does; on cgroupfs (and procfs) they are in-memory kernel work, made synchronously.
     async mkdir(p) {
-      await fsp.mkdir(at(p), { recursive: true });
+      const full = at(p);
+      await pseudo(full, () => mkdirPseudoSync(full), () => fsp.mkdir(full, { recursive: true }).then(() => undefined));
     },
-    writeFile: (p, data) => fsp.writeFile(at(p), data),
+    writeFile: (p, data) => {
+      const full = at(p);
+      return pseudo(full, () => writeFileSync(full, data), () => fsp.writeFile(full, data));
+    },
     async rmdir(p) {
       if (opts.emulateCgroupfs) {
         const ents = await fsp.readdir(at(p), { withFileTypes: true });
