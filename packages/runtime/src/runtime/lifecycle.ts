@@ -49,6 +49,7 @@ export async function stopEverything(ctx: RuntimeContext, graceMs: number): Prom
   // Adopted (polled) processes: their exit is recorded by the poll; record the rest now.
   for (const c of running) if (ctx.store.containers.get(c.id)?.state === 'CONTAINER_RUNNING') onContainerExit(ctx, c.id, { code: 137, signal: null });
   for (const s of sandboxes) onPauseExit(ctx, s.id);
+  ctx.store.flush(); // exits recorded just now (saveContainerSoon): written before the runtime exits
   await ctx.network.release();
   // Nothing runs any more: the runtime's default cgroup parent goes if empty (create() makes it again).
   for (const dir of ctx.cgroups?.dirs(DEFAULT_CGROUP_PARENT) ?? []) {

@@ -10,6 +10,8 @@ export class StateStore {
   readonly containers = new Map<string, ContainerRecord>();
   /** Pod-level cgroup dirs this runtime created (shared by the sandboxes under them), for cleanup. */
   readonly podCgroupDirs = new Set<string>();
+  /** Containers whose file is written on the next turn of the loop (saveContainerSoon). */
+  private readonly unsaved = new Map<string, ContainerRecord>();
 
   constructor(
     private readonly dir: string,
@@ -33,8 +35,25 @@ export class StateStore {
   }
 
   saveContainer(c: ContainerRecord): void {
+    this.unsaved.delete(c.id);
     this.containers.set(c.id, c);
     writeJsonAtomic(join(this.dir, 'containers', `${c.id}.json`), c);
+  }
+
+  /**
+   * The record is current now (the map) and its file is written on the next turn of the loop (setImmediate), after
+   * what the caller sends now (an exit's event) has gone out; flush() writes what is still pending (shutdown).
+   */
+  saveContainerSoon(c: ContainerRecord): void {
+    this.containers.set(c.id, c);
+    if (this.unsaved.size === 0) setImmediate(() => this.flush());
+    this.unsaved.set(c.id, c);
+  }
+
+  /** Writes the records saveContainerSoon left pending (not one removed or saved since). */
+  flush(): void {
+    for (const c of [...this.unsaved.values()]) if (this.containers.get(c.id) === c) this.saveContainer(c);
+    this.unsaved.clear();
   }
 
   deleteSandbox(id: string): void {
@@ -43,6 +62,7 @@ export class StateStore {
   }
 
   deleteContainer(id: string): void {
+    this.unsaved.delete(id);
     this.containers.delete(id);
     rmSync(join(this.dir, 'containers', `${id}.json`), { force: true });
   }
