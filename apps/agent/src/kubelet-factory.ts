@@ -2,12 +2,11 @@
  * Builds the core kubelet for the agent: a CRI client for the endpoint, then `createKubelet(deps, config)` from
  * @nodelet/core. Kept behind the KubeletFactory type so tests swap in a fake.
  */
-import { readFile } from 'node:fs/promises';
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { createKubelet, nodeRuntimeFs, nodeTerminationMessageFs, type KubeletConfig, type KubeletDeps, type KubeletApi, type LogRotatePolicy } from '@nodelet/core/kubelet';
 import { createNodeHostFs } from '@nodelet/core/cm';
 import { createNodeDiskUsage } from '@nodelet/core/stats';
-import type { Clock, Logger } from '@nodelet/core/util';
+import { readRegularFile, type Clock, type Logger } from '@nodelet/core/util';
 import type { AgentConfig } from './config/types.ts';
 import { KUBELET_VERSION } from './config/types.ts';
 import { coreEvictionConfig } from './config/eviction-config.ts';
@@ -120,7 +119,7 @@ export const kubeletFactory = (overrides: KubeletOverrides = {}): KubeletFactory
     logger: ctx.logger,
     clock: ctx.clock,
   });
-  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, readHostFile: (f) => readFile(f, 'utf8'), hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
+  const deps: KubeletDeps = { ...(apiClient ? { apiClient } : {}), cri, clock: ctx.clock, logger: ctx.logger, fs: nodeRuntimeFs, terminationMessages: nodeTerminationMessageFs, readHostFile: readRegularFile, hostFs: createNodeHostFs(), du: createNodeDiskUsage() };
   const imageFs = await imageFsMountpoint(cri, ctx.logger);
   const config = coreKubeletConfig(ctx.config, ctx.runtimeEndpoint, imageFs);
   for (const ip of coreDnsConfig(ctx.config).invalid) ctx.logger.info('Invalid clusterDNS IP', { IP: ip });

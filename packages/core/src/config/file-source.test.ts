@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile, unlink, mkdir } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeClock } from '../util/clock.ts';
@@ -194,7 +195,8 @@ test('an unchanged file (same stat version) is not read again at the next scan; 
   await clock.step(20_000);
   await src.whenIdle();
   assert.equal(reads.length, 1);
-  await writeFile(join(dir, 'a.yaml'), manifest('a', 'busybox:1.36'));
+  // Written in one go (no scan can run between the open and the write): the file watch must not see it half written.
+  writeFileSync(join(dir, 'a.yaml'), manifest('a', 'busybox:1.36'));
   await clock.step(20_000);
   await src.whenIdle();
   assert.equal(reads.length, 2);

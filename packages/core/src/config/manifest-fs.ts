@@ -1,5 +1,6 @@
 /** The file system calls the file source needs, injectable so tests control watch events. */
-import { closeSync, constants, fstatSync, openSync, promises as fsp, readSync, statSync, watch as fsWatch } from 'node:fs';
+import { promises as fsp, statSync, watch as fsWatch } from 'node:fs';
+import { readRegularFile } from '../util/read-regular-file.ts';
 
 export interface ManifestFs {
   /**
@@ -15,9 +16,6 @@ export interface ManifestFs {
   /** Calls onEvent on any change under path (non-recursive). */
   watch(path: string, onEvent: () => void, onError: (err: unknown) => void): { close(): void };
 }
-
-/** Manifests up to this size are read synchronously (larger ones, rare, through the thread pool). */
-const SYNC_READ_MAX = 256 * 1024;
 
 export const nodeManifestFs: ManifestFs = {
   async stat(path) {
@@ -35,32 +33,9 @@ export const nodeManifestFs: ManifestFs = {
     const ents = await fsp.readdir(dir, { withFileTypes: true });
     return ents.map((e) => ({ name: e.name, isFile: e.isFile() }));
   },
-  async readFile(path) {
-    // O_NONBLOCK: a FIFO swapped in after the stat opens at once and is refused below instead of blocking.
-    // A manifest (a few KiB, just written, in the page cache) is read synchronously: open, fstat, read and close as
-    // promises were four or five thread-pool round trips in a row between the file watch and the pod's admission.
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const st = fstatSync(fd);
-      if (!st.isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: 'EINVAL' });
-      if (st.size <= SYNC_READ_MAX) {
-        const buf = Buffer.allocUnsafe(st.size + 1); // one byte more: a file grown since the fstat is read to its end below
-        let n = 0;
-        for (let got = 1; got > 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
-        if (n <= st.size) return buf.toString('utf8', 0, n);
-      }
-    } finally {
-      closeSync(fd);
-    }
-    const fh = await fsp.open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const st = await fh.stat();
-      if (!st.isFile()) throw Object.assign(new Error(`${path}: not a regular file`), { code: 'EINVAL' });
-      return await fh.readFile('utf8');
-    } finally {
-      await fh.close();
-    }
-  },
+  // O_NONBLOCK: a FIFO swapped in after the stat opens at once and is refused instead of blocking; a manifest (a few
+  // KiB, just written) is read synchronously, between the file watch and the pod's admission.
+  readFile: readRegularFile,
   watch(path, onEvent, onError) {
     const w = fsWatch(path, { persistent: false }, () => onEvent());
     w.on('error', onError);
