@@ -7,7 +7,8 @@
 // (`node scripts/build.mjs --out <dir>`). `--profile <dir>`: after each measured window, a CPU profile
 // (PROFILE_S (30) s), a heap snapshot and an allocation profile (PROFILE_S) of the agent and the embedded runtime over their inspectors into <dir>,
 // with the top functions printed (the inspector costs a little: measure without it). Beside each window, the agent's
-// CRI calls in it by operation (bench/runtime-ops.ts). AGENT_ARGS adds agent flags (an A/B of one setting).
+// CRI calls in it by operation (bench/runtime-ops.ts). AGENT_ARGS adds agent flags (an A/B of one setting), NODE_ARGS
+// node's own flags before the agent's script; SMAPS_DIR=<dir> saves each process's /proc/<pid>/smaps after each window.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -185,6 +186,8 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
     nodeName: 'footprint',
     ...(rt.endpoint ? { endpoint: rt.endpoint } : {}),
     ...(o.dist ? { compiledMain: join(o.dist, 'agent/main.js') } : {}),
+    // NODE_ARGS: node/V8 flags for the agent that NODE_OPTIONS refuses (e.g. `--single-threaded-gc`), for an A/B.
+    nodeArgs: (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean),
     // The kubelet's default rescan (20 s; the harness sets 1 s for tests): a steady state as deployed. New
     // manifests are still seen at once through the directory watch.
     // AGENT_ARGS: more agent flags for an A/B (space-separated, e.g. `--housekeeping-interval 1h`).
@@ -225,6 +228,12 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
         console.error(`  ${rows.at(-1)?.join(' | ')}`); // kept when a later phase fails
       }
       for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name}: ${rssParts(pid)}`);
+      // SMAPS_DIR: each process's /proc/<pid>/smaps after the window (which mappings grew between the phases).
+      const smapsDir = process.env.SMAPS_DIR;
+      if (smapsDir) {
+        mkdirSync(smapsDir, { recursive: true });
+        for (const [name, pid] of Object.entries(procs)) writeFileSync(join(smapsDir, `${rt.name}-${phase.split(',')[0]?.replace(/\W+/g, '')}-${name.replace(/\W+/g, '-')}.smaps`), readFileSync(`/proc/${pid}/smaps`));
+      }
       console.error(`${rt.name} ${phase}: measured`);
       if (o.profileDir) await profile(o.profileDir, `${rt.name}-${o.pods}-${phase.split(',')[0]?.replace(/\W+/g, '')}`, logs, o.profileS);
     }

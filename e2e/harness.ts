@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync, createWriteSt
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { daemonEnv, removeCgroupTree, stopRuntimeOf } from '@nodelet/agent/testing';
+import { daemonEnv, daemonNodeArgs, removeCgroupTree, stopRuntimeOf } from '@nodelet/agent/testing';
 
 export { removeCgroupTree };
 
@@ -89,7 +89,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const launchAgent = () => spawn(
     process.execPath,
     [
-      ...(opts.agentMain ? [opts.agentMain] : ['--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts')]),
+      ...(opts.agentMain ? [...daemonNodeArgs(), opts.agentMain] : ['--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts')]),
       '--root-dir', rootDir,
       '--pod-manifest-path', manifests,
       '--node-name', nodeName,

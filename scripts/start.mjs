@@ -31,6 +31,7 @@ const children = [];
 const agent = spawn(
   process.execPath,
   [
+    ...(/--max-old-space-size\b/.test(process.env.NODE_OPTIONS ?? '') ? [] : ['--max-old-space-size=512']),
     join(repoRoot, 'dist/agent/main.js'),
     '--root-dir', stateDir,
     '--pod-manifest-path', manifests,
@@ -39,13 +40,15 @@ const agent = spawn(
     '--read-only-port', ports.readOnly,
     '--healthz-port', ports.healthz,
   ],
-  // Two libuv pool threads and 1 MiB semi-spaces: RSS (apps/agent/src/daemon-env.ts, whose test holds these to it).
+  // Two libuv pool threads, one malloc arena, 1 MiB semi-spaces, a 512 MiB old generation (V8 grows it by less): RSS
+  // (apps/agent/src/daemon-env.ts, whose test holds these to it).
   {
     cwd: repoRoot,
     stdio: 'inherit',
     env: {
       ...process.env,
       UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '2',
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '1',
       NODE_OPTIONS: /--max-semi-space-size\b/.test(process.env.NODE_OPTIONS ?? '') ? process.env.NODE_OPTIONS : `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=1`.trim(),
     },
   },

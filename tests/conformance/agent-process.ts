@@ -5,7 +5,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, repoRoot, waitUntil } from '../../e2e/harness.ts';
-import { daemonEnv, doRequest, type SimpleResponse, type TlsClientOptions, stopRuntimeOf } from '@nodelet/agent/testing';
+import { daemonEnv, daemonNodeArgs, doRequest, type SimpleResponse, type TlsClientOptions, stopRuntimeOf } from '@nodelet/agent/testing';
 
 export interface AgentProcess {
   dir: string;
@@ -39,6 +39,8 @@ export interface AgentOptions {
   args: string[];
   /** A compiled agent (`npm run build`'s dist/agent/main.js) to run with plain node instead of the sources through tsx. */
   compiledMain?: string;
+  /** Node's own flags before the agent's script (V8 flags NODE_OPTIONS does not take, for a bench's A/B). */
+  nodeArgs?: string[];
 }
 
 function exited(c: ChildProcess): Promise<void> {
@@ -75,6 +77,8 @@ export async function createAgentProcess(opts: AgentOptions): Promise<AgentProce
     get: (path) => doRequest(`${kubeletUrl}${path}`, tls()),
     async start(extraArgs = []) {
       const args = [
+        ...daemonNodeArgs(),
+        ...(opts.nodeArgs ?? []),
         ...(opts.compiledMain ? [opts.compiledMain] : ['--import', 'tsx', join(repoRoot, 'apps/agent/src/main.ts')]),
         '--root-dir', rootDir, '--pod-manifest-path', manifests, '--node-name', opts.nodeName,
         '--port', String(ports.kubelet), '--read-only-port', String(ports.readOnly), '--healthz-port', String(ports.healthz),

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Clock, type Logger, pidAlive as alive } from '@nodelet/core/util';
-import { daemonEnv } from './daemon-env.ts';
+import { daemonEnv, daemonNodeArgs } from './daemon-env.ts';
 
 /**
  * True when this code runs as `npm run build`'s output (dist/agent/*.js, plain node) rather than from its sources
@@ -91,15 +91,17 @@ export async function ensureRuntime(rootDir: string, endpoint: string | undefine
   return spawnRuntime(paths, deps);
 }
 
+/** How the embedded runtime is started: node with the daemons' V8 flags (daemon-env.ts), its main, its socket and root. */
+export function runtimeCommand(paths: RuntimePaths): { file: string; args: string[] } {
+  return { file: process.execPath, args: [...daemonNodeArgs(), ...(COMPILED ? [] : ['--import', 'tsx']), RUNTIME_MAIN, '--listen', paths.endpoint, '--root', paths.dir] };
+}
+
 /** Starts the embedded runtime detached (pid file, log file) and waits for its socket. */
 export async function spawnRuntime(paths: RuntimePaths, deps: LauncherDeps): Promise<RuntimeLaunch> {
   const log = deps.logger;
   mkdirSync(paths.dir, { recursive: true });
   if (existsSync(paths.socket)) rmSync(paths.socket, { force: true });
-  const cmd = deps.command?.(paths) ?? {
-    file: process.execPath,
-    args: [...(COMPILED ? [] : ['--import', 'tsx']), RUNTIME_MAIN, '--listen', paths.endpoint, '--root', paths.dir],
-  };
+  const cmd = deps.command?.(paths) ?? runtimeCommand(paths);
   log.info('starting the embedded runtime', { cmd: [cmd.file, ...cmd.args].join(' '), log: paths.logFile });
   const fd = openSync(paths.logFile, 'a');
   let exited: string | undefined;

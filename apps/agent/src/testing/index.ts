@@ -12,7 +12,7 @@ export { startTestServer, type TestServer } from './test-server.ts';
 export { staticPodYaml } from './api-node.ts';
 export { cgroupRoots, removeCgroupTree } from './cgroups.ts';
 export { stopRuntimeOf } from './processes.ts';
-export { daemonEnv } from '../daemon-env.ts';
+export { daemonEnv, daemonNodeArgs } from '../daemon-env.ts';
 export { doRequest, openStream, type SimpleResponse, type TlsClientOptions } from './https-client.ts';
 export { killContainerd, startContainerd } from './containerd-daemon.ts';
 export { FlightRecorder } from '../recorder/recorder.ts';
