@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
-import { DAEMON_NODE_OPTIONS, DAEMON_THREADPOOL_SIZE, daemonEnv, daemonNodeArgs } from './daemon-env.ts';
+import { DAEMON_MALLOC_ARENA_MAX, DAEMON_MAX_OLD_SPACE, DAEMON_NODE_OPTIONS, DAEMON_THREADPOOL_SIZE, daemonEnv, daemonNodeArgs } from './daemon-env.ts';
 import { runtimeCommand } from './runtime-launcher.ts';
 
 const repo = (p: string) => readFileSync(new URL(`../../../${p}`, import.meta.url), 'utf8');
@@ -34,6 +34,9 @@ it('npm start and npm run agent start the agent with the same settings', () => {
   const script = (JSON.parse(repo('package.json')) as { scripts: Record<string, string> }).scripts.agent ?? '';
   assert.match(script, new RegExp(`UV_THREADPOOL_SIZE=\\$\\{UV_THREADPOOL_SIZE:-${DAEMON_THREADPOOL_SIZE}\\}`));
   assert.ok(script.includes(DAEMON_NODE_OPTIONS), script);
+  assert.match(script, new RegExp(`MALLOC_ARENA_MAX=\\$\\{MALLOC_ARENA_MAX:-${DAEMON_MALLOC_ARENA_MAX}\\}`));
+  // In NODE_OPTIONS before the caller's own: a later --max-old-space-size there wins (the command line would not yield).
+  assert.ok(script.includes(`NODE_OPTIONS=\"${DAEMON_NODE_OPTIONS} ${DAEMON_MAX_OLD_SPACE} ${'$'}{NODE_OPTIONS:-}\"`), script);
   const start = repo('scripts/start.mjs');
   assert.ok(start.includes(`UV_THREADPOOL_SIZE ?? '${DAEMON_THREADPOOL_SIZE}'`));
   assert.ok(start.includes(DAEMON_NODE_OPTIONS));

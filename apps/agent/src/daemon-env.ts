@@ -11,13 +11,13 @@
  *   108 → 75 MiB, the agent's CPU the same (4.41 % both; docs/performance.md).
  * - `MALLOC_ARENA_MAX=1`: one glibc arena for every thread. The pool threads and V8's workers each grew an arena of
  *   their own in a 110-pod start (≈ 6 MiB of the agent's RSS that stayed at steady state); their allocations are few.
- * `daemonNodeArgs()` go on the command line (NODE_OPTIONS takes `--max-old-space-size`, but `npm run agent` sets its own):
+ * `daemonNodeArgs()` go on the command line of the daemons this code spawns (npm start, the runtime launcher, the harness):
  * - `--max-old-space-size=512`: V8 lets the old generation grow by up to 4× its live size between full collections
  *   when the heap may reach gigabytes (the default here), by at most ≈ 1.4× at 512 MiB (heap-controller.cc,
  *   MaxGrowingFactor). At 110 pods the agent keeps ≈ 30 MiB live and its heap pages grew to twice that under a loaded
  *   machine's slow collections; 512 MiB is 16× the live heap.
  *   An explicit `--max-old-space-size` in NODE_OPTIONS wins.
- * `npm start` (scripts/start.mjs) sets the same, `npm run agent` (package.json) the pool and the semi-spaces;
+ * `npm start` (scripts/start.mjs) and `npm run agent` (package.json, the old-space limit in NODE_OPTIONS) set the same;
  * daemon-env.test.ts holds them to it.
  */
 export const DAEMON_THREADPOOL_SIZE = '2';
