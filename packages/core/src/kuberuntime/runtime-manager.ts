@@ -9,15 +9,14 @@ import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import type { ResolverConfig } from './pod-dns.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
-import { Backoff } from '../util/backoff.ts';
 import type { KillPodOptions, PodStatus, PodSyncResult, Runtime, RuntimePod, SyncStepResult } from '../container/types.ts';
 import type { RuntimeContainerEvent } from '../cri/runtime-event-types.ts';
-import { formatGoDuration } from '../container/go-duration.ts';
-import { hashContainer } from '../container/hash.ts';
 import type { ImageManager } from '../images/types.ts';
 import { computePodActions } from './pod-actions.ts';
+import { CrashLoopBackOff } from './crash-loop-backoff.ts';
+import { SandboxCreator } from './sandbox-create.ts';
 import { ephemeralContainersToRun } from './ephemeral-containers.ts';
-import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config.ts';
+import { generatePodSandboxConfig } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
 import type { ContainerDevices } from './device-options.ts';
@@ -63,18 +62,13 @@ export interface KubeRuntimeDeps {
 }
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
-export function formatPod(pod: V1Pod): string {
-  return `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? 'default'}(${pod.metadata?.uid ?? ''})`;
-}
-
 export class KubeRuntimeManager implements Runtime {
-  private readonly backOff: Backoff;
+  private readonly backOff: CrashLoopBackOff;
   private readonly log: Logger;
   private runtimeType: string;
   private typeKnown = false;
   private typeLookup: Promise<void> | undefined;
-  /** The last sandbox error logged per pod UID: a retry failing the same way is not logged again (the event counts it). */
-  private readonly sandboxErrors = new Map<string, string>();
+  private readonly sandboxes: SandboxCreator;
 
   /** The node's IPs, looked up once (not per container start). */
   private readonly hostIPs: string[];
@@ -83,8 +77,9 @@ export class KubeRuntimeManager implements Runtime {
     private readonly deps: KubeRuntimeDeps,
     private readonly config: KubeRuntimeConfig,
   ) {
-    this.backOff = new Backoff(deps.clock, config.crashLoopBackOff);
+    this.backOff = new CrashLoopBackOff(deps.clock, config.crashLoopBackOff, deps.events);
     this.log = deps.logger.child('kuberuntime');
+    this.sandboxes = new SandboxCreator(deps, config, this.log);
     this.runtimeType = config.runtimeType ?? 'cri';
     this.hostIPs = config.hostIPs ?? defaultHostIPs();
   }
@@ -172,7 +167,7 @@ export class KubeRuntimeManager implements Runtime {
       const starting = [...actions.initContainersToStart.map((i) => pod.spec?.initContainers?.[i]), ...actions.containersToStart.map((i) => pod.spec?.containers[i])];
       const drop = this.deps.images.inspectAhead?.(pod, starting.filter((c): c is V1Container => c !== undefined));
       if (drop) ahead.push(drop);
-      const created = await this.createSandbox(pod, actions.attempt);
+      const created = await this.sandboxes.create(pod, actions.attempt);
       if (!fail(created.step)) return result;
       sandboxId = created.id;
       podIps = created.ips;
@@ -197,9 +192,7 @@ export class KubeRuntimeManager implements Runtime {
 
   /** Ms until the container may be restarted (0 = not in back-off); lets the kubelet schedule a resync. */
   backOffRemaining(pod: V1Pod, c: V1Container, status: PodStatus): number {
-    const dead = status.containerStatuses.find((s) => s.name === c.name && s.state === 'exited');
-    if (!dead) return 0;
-    return this.backOff.remaining(backOffKey(pod, c), dead.finishedAt);
+    return this.backOff.remaining(pod, c, status);
   }
 
   private async startOne(
@@ -213,26 +206,12 @@ export class KubeRuntimeManager implements Runtime {
     pullSecrets: V1Secret[],
   ): Promise<SyncStepResult> {
     const step: SyncStepResult = { action: init ? 'InitContainer' : 'StartContainer', target: c.name };
-    const backOff = this.doBackOff(pod, c, status, init);
+    const backOff = this.backOff.check(pod, c, status, init);
     if (backOff) return { ...step, error: 'CrashLoopBackOff', message: backOff };
     if (init) await this.pruneInitContainersBeforeStart(c.name, status);
     const r = await startContainer(this.startDeps(), pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets);
     if (!r.ok) return { ...step, error: r.reason, message: r.message };
     return step;
-  }
-
-  /** The CrashLoopBackOff message when the container's last exit is still within its back-off. */
-  private doBackOff(pod: V1Pod, c: V1Container, status: PodStatus, init: boolean): string | undefined {
-    const dead = status.containerStatuses.find((s) => s.name === c.name && s.state === 'exited');
-    if (!dead) return undefined;
-    const key = backOffKey(pod, c);
-    if (this.backOff.isInBackOffSince(key, dead.finishedAt)) {
-      const fieldPath = `spec.${init ? 'initContainers' : 'containers'}{${c.name}}`;
-      this.deps.events(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(pod)}`, fieldPath);
-      return `back-off ${formatGoDuration(this.backOff.get(key))} restarting failed container=${c.name} pod=${formatPod(pod)}`;
-    }
-    this.backOff.next(key, dead.finishedAt);
-    return undefined;
   }
 
   /** A container created but never started, removed before another attempt (refused while its start is in flight). */
@@ -262,47 +241,6 @@ export class KubeRuntimeManager implements Runtime {
       } catch (err) {
         this.log.debug('failed to remove dead container', { id: old.id.id, err: errText(err) });
       }
-    }
-  }
-
-  /** The sandbox's IPs (PodSandboxStatus); none when it fails (logged). Never rejects. */
-  private async sandboxIps(podSandboxId: string): Promise<string[]> {
-    try {
-      const st = await this.deps.cri.podSandboxStatus({ podSandboxId });
-      return [st.status?.network?.ip ?? '', ...(st.status?.network?.additionalIps ?? []).map((x) => x.ip)].filter((x) => x);
-    } catch (err) {
-      this.log.warn('PodSandboxStatus failed after RunPodSandbox', { err: errText(err) });
-      return [];
-    }
-  }
-
-  private async createSandbox(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: Promise<string[]> }> {
-    const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
-    let stage = 'Failed to generate sandbox config for pod';
-    try {
-      const dns = await this.deps.podDns?.(pod);
-      const config = generatePodSandboxConfig(pod, attempt, this.config, dns);
-      stage = 'Failed to create log directory for pod';
-      const logDir = safePodLogsDirectory(this.config.podLogsDir, pod); // throws (before RunPodSandbox) when unsafe
-      await this.deps.fs?.mkdirp(logDir);
-      stage = 'Failed to create sandbox for pod';
-      const runtimeHandler = (await this.deps.runtimeClasses?.lookupRuntimeHandler(pod.spec?.runtimeClassName)) ?? '';
-      if (runtimeHandler) this.log.info('Running pod with runtime handler', { pod: formatPod(pod), runtimeHandler });
-      const r = await this.timed('run_podsandbox', () => this.deps.cri.runPodSandbox({ config, runtimeHandler }));
-      this.sandboxErrors.delete(pod.metadata?.uid ?? '');
-      // SyncPod's PodSandboxStatus for the pod's IPs: asked now, awaited where a container's config needs them (the
-      // first start's image check, termination-log file and log dir go on meanwhile).
-      return { step, id: r.podSandboxId, ips: this.sandboxIps(r.podSandboxId) };
-    } catch (err) {
-      // As createPodSandbox + SyncPod: the step's message names the pod, the event carries the error.
-      this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${errText(err)}`);
-      const message = `${stage} ${JSON.stringify(formatPod(pod))}: ${errText(err)}`;
-      if (this.sandboxErrors.get(pod.metadata?.uid ?? '') !== message) {
-        this.sandboxErrors.set(pod.metadata?.uid ?? '', message);
-        if (this.sandboxErrors.size > 1024) this.sandboxErrors.delete(this.sandboxErrors.keys().next().value!); // pods gone unsynced
-        this.log.error('CreatePodSandbox for pod failed', { pod: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, reason: 'CreatePodSandboxError', err: message });
-      }
-      return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: Promise.resolve([]) };
     }
   }
 
@@ -351,9 +289,4 @@ export class KubeRuntimeManager implements Runtime {
     if (killed.error) this.log.warn('failed to kill container after its postStart hook failed', { container: c.name, err: killed.message });
     return { ok: false, message: r.message };
   }
-}
-
-function backOffKey(pod: V1Pod, c: V1Container): string {
-  const m = pod.metadata ?? {};
-  return `${m.name ?? ''}_${m.namespace ?? ''}_${m.uid ?? ''}_${c.name}_${hashContainer(c)}`;
 }

@@ -1,0 +1,66 @@
+/**
+ * SyncPod's sandbox step (the kubelet's createPodSandbox): the sandbox config (DNS included), the pod's log
+ * directory, the runtime handler of its RuntimeClass, RunPodSandbox; then PodSandboxStatus for the pod's IPs, asked at
+ * once and awaited where a container's config needs them. A failure is a CreatePodSandboxError step and a
+ * FailedCreatePodSandBox event; it is logged once per distinct message per pod.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Logger } from '../util/logger.ts';
+import type { SyncStepResult } from '../container/types.ts';
+import { formatPod } from './crash-loop-backoff.ts';
+import type { KubeRuntimeDeps } from './runtime-manager.ts';
+import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config.ts';
+import { errText } from './start-container.ts';
+import type { KubeRuntimeConfig } from './types.ts';
+
+export class SandboxCreator {
+  /** The last sandbox error logged per pod UID: a retry failing the same way is not logged again (the event counts it). */
+  private readonly errors = new Map<string, string>();
+
+  constructor(
+    private readonly deps: Pick<KubeRuntimeDeps, 'cri' | 'events' | 'fs' | 'podDns' | 'runtimeClasses'>,
+    private readonly config: KubeRuntimeConfig,
+    private readonly log: Logger,
+  ) {}
+
+  /** The sandbox's IPs (PodSandboxStatus); none when it fails (logged). Never rejects. */
+  private async ips(podSandboxId: string): Promise<string[]> {
+    try {
+      const st = await this.deps.cri.podSandboxStatus({ podSandboxId });
+      return [st.status?.network?.ip ?? '', ...(st.status?.network?.additionalIps ?? []).map((x) => x.ip)].filter((x) => x);
+    } catch (err) {
+      this.log.warn('PodSandboxStatus failed after RunPodSandbox', { err: errText(err) });
+      return [];
+    }
+  }
+
+  async create(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: Promise<string[]> }> {
+    const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
+    let stage = 'Failed to generate sandbox config for pod';
+    try {
+      const dns = await this.deps.podDns?.(pod);
+      const config = generatePodSandboxConfig(pod, attempt, this.config, dns);
+      stage = 'Failed to create log directory for pod';
+      const logDir = safePodLogsDirectory(this.config.podLogsDir, pod); // throws (before RunPodSandbox) when unsafe
+      await this.deps.fs?.mkdirp(logDir);
+      stage = 'Failed to create sandbox for pod';
+      const runtimeHandler = (await this.deps.runtimeClasses?.lookupRuntimeHandler(pod.spec?.runtimeClassName)) ?? '';
+      if (runtimeHandler) this.log.info('Running pod with runtime handler', { pod: formatPod(pod), runtimeHandler });
+      const r = await this.deps.cri.runPodSandbox({ config, runtimeHandler });
+      this.errors.delete(pod.metadata?.uid ?? '');
+      // SyncPod's PodSandboxStatus for the pod's IPs: asked now, awaited where a container's config needs them (the
+      // first start's image check, termination-log file and log dir go on meanwhile).
+      return { step, id: r.podSandboxId, ips: this.ips(r.podSandboxId) };
+    } catch (err) {
+      // As createPodSandbox + SyncPod: the step's message names the pod, the event carries the error.
+      this.deps.events(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${errText(err)}`);
+      const message = `${stage} ${JSON.stringify(formatPod(pod))}: ${errText(err)}`;
+      if (this.errors.get(pod.metadata?.uid ?? '') !== message) {
+        this.errors.set(pod.metadata?.uid ?? '', message);
+        if (this.errors.size > 1024) this.errors.delete(this.errors.keys().next().value!); // pods gone unsynced
+        this.log.error('CreatePodSandbox for pod failed', { pod: `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`, reason: 'CreatePodSandboxError', err: message });
+      }
+      return { step: { ...step, error: 'CreatePodSandboxError', message }, id: '', ips: Promise.resolve([]) };
+    }
+  }
+}
