@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join, relative } from 'node:path';
 import { repoRoot, waitUntil } from '../../e2e/harness.ts';
 import { benchPodManifest } from '../../bench/runtimes.ts';
+import { daemonNodeArgs } from '@nodelet/agent/testing';
 import { createAgentProcess } from '../conformance/agent-process.ts';
 import { removeCgroupRoot } from '../conformance/cgroups.ts';
 
@@ -65,9 +66,11 @@ test('the compiled agent runs with plain node, spawns the compiled runtime and r
   try {
     await a.start();
     const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    assert.deepEqual(cmdline(a.pid() ?? 0).slice(1, 2), [join(dist, 'agent', 'main.js')], 'plain node, no --import tsx');
+    // node, the daemons' node flags (daemon-env.ts: the old-space limit), then the script: no --import tsx.
+    const daemonArgs = daemonNodeArgs();
+    assert.deepEqual(cmdline(a.pid() ?? 0).slice(1, 2 + daemonArgs.length), [...daemonArgs, join(dist, 'agent', 'main.js')], 'plain node, no --import tsx');
     const runtimePid = Number(readFileSync(join(a.rootDir, 'runtime', 'runtime.pid'), 'utf8').trim());
-    assert.deepEqual(cmdline(runtimePid).slice(1, 2), [join(dist, 'runtime', 'main.js')], 'the compiled embedded runtime');
+    assert.deepEqual(cmdline(runtimePid).slice(1, 2 + daemonArgs.length), [...daemonArgs, join(dist, 'runtime', 'main.js')], 'the compiled embedded runtime');
     await waitUntil('healthz ok', async () => (await fetch(`http://127.0.0.1:${a.ports.healthz}/healthz`)).status === 200, 30_000);
     writeFileSync(join(a.manifests, 'c.json'), benchPodManifest('c', 'nodelet.local/host:latest', 1));
     await waitUntil('static pod Running', async () => {

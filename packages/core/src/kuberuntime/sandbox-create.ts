@@ -8,17 +8,28 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from '../util/logger.ts';
 import type { SyncStepResult } from '../container/types.ts';
 import { formatPod } from './crash-loop-backoff.ts';
-import type { KubeRuntimeDeps } from './runtime-manager.ts';
+import type { CriClient } from '../cri/types.ts';
+import type { RuntimeHandlerResolver } from '../runtimeclass/runtime-class-manager.ts';
+import type { ResolverConfig } from './pod-dns.ts';
 import { generatePodSandboxConfig, safePodLogsDirectory } from './sandbox-config.ts';
 import { errText } from './start-container.ts';
-import type { KubeRuntimeConfig } from './types.ts';
+import type { EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
+
+/** What the sandbox step uses of the kuberuntime manager's dependencies (KubeRuntimeDeps). */
+export interface SandboxDeps {
+  cri: CriClient;
+  events: EventSink;
+  fs?: RuntimeFs;
+  podDns?: (pod: V1Pod) => Promise<ResolverConfig>;
+  runtimeClasses?: RuntimeHandlerResolver;
+}
 
 export class SandboxCreator {
   /** The last sandbox error logged per pod UID: a retry failing the same way is not logged again (the event counts it). */
   private readonly errors = new Map<string, string>();
 
   constructor(
-    private readonly deps: Pick<KubeRuntimeDeps, 'cri' | 'events' | 'fs' | 'podDns' | 'runtimeClasses'>,
+    private readonly deps: SandboxDeps,
     private readonly config: KubeRuntimeConfig,
     private readonly log: Logger,
   ) {}

@@ -9,6 +9,7 @@ import type { ContainerConfig, CriClient, Mount, PodSandboxConfig } from '../cri
 import { findContainerStatusByName, type PodStatus } from '../container/types.ts';
 import type { ImageManager, StatusImage } from '../images/types.ts';
 import { generateContainerConfig } from './container-config.ts';
+import { containerLogPathErrors } from './log-path-checks.ts';
 import { ephemeralContainerNamed, targetContainerId, useTargetPidNamespace } from './ephemeral-containers.ts';
 import type { ImageUser, SecurityContextOptions } from './security-context.ts';
 import type { VolumeHost } from '../volume/types.ts';
@@ -133,8 +134,10 @@ export async function startContainer(
     return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
   }
   // The termination-log file and the container's log dir are made while the sandbox's IPs are asked (the
-  // PodSandboxStatus after RunPodSandbox) and the config is built; both are there before CreateContainer.
-  const files = containerFiles(deps, pod, c, sandboxConfig);
+  // PodSandboxStatus after RunPodSandbox) and the config is built; both are there before CreateContainer. Only for
+  // a container whose log path is safe: otherwise nothing is made and the config's check refuses the container
+  // (CreateContainerConfigError, log-path-checks.ts) — a name such as "../x" must not make a directory first.
+  const files = containerLogPathErrors(pod, c).length === 0 ? containerFiles(deps, pod, c, sandboxConfig) : Promise.resolve({} as Awaited<ReturnType<typeof containerFiles>>);
   const ips = podIPsOf(pod, await podIps, deps.hostIPs);
   const ctx = {
     podIp: ips[0] ?? '',
