@@ -3,7 +3,7 @@
 import { test, expect, type Locator } from '@playwright/test';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signIn, startStack, type Stack } from './harness.ts';
+import { gotoStable, signIn, startStack, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -51,7 +51,7 @@ async function expectPerCore(chart: Locator, cores: number): Promise<void> {
 
 test('the pod page shows gauges, charts with data (per core too), subcontainers and processes, live', async ({ page }) => {
   const podName = `burner-${stack.nodeName}`;
-  await page.goto(`${stack.consoleUrl}/containers/pods/default/${podName}`);
+  await gotoStable(page, `${stack.consoleUrl}/containers/pods/default/${podName}`);
   const root = page.getByTestId('cadvisor-page');
   await expect(root).toHaveAttribute('data-key', /pod/, { timeout: 90_000 });
   await expect(page.getByTestId('gauge-cpu')).toBeVisible();
@@ -75,7 +75,7 @@ test('the pod page shows gauges, charts with data (per core too), subcontainers 
 });
 
 test('the node page shows the machine and the cAdvisor REST API answers through the console', async ({ page }) => {
-  await page.goto(`${stack.consoleUrl}/containers`);
+  await gotoStable(page, `${stack.consoleUrl}/containers`);
   await expect(page.getByTestId('machine-overview')).toBeVisible();
   await expect(page.getByTestId('machine-cores')).toHaveText(/\d/);
   await expect(page.getByTestId('subcontainers').getByTestId('subcontainer-row').first()).toBeVisible();

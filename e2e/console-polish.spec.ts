@@ -5,7 +5,7 @@
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signIn, startStack, waitUntil, type Stack } from './harness.ts';
+import { gotoStable, signIn, startStack, waitUntil, type Stack } from './harness.ts';
 
 let stack: Stack;
 const podName = () => `web-${stack.nodeName}`;
@@ -57,7 +57,7 @@ const points = async (page: Page, id: string) => Number((await page.getByTestId(
 
 test('charts share one window (1 m / 10 m / 1 h) and the network chart has separate rx and tx', async ({ page }, info) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.goto(`${stack.consoleUrl}/containers/pods/default/${podName()}`);
+  await gotoStable(page, `${stack.consoleUrl}/containers/pods/default/${podName()}`);
   await expect(page.getByTestId('cadvisor-page')).toHaveAttribute('data-key', /pod/, { timeout: 90_000 });
   await expect.poll(() => points(page, 'chart-network'), { timeout: 90_000 }).toBeGreaterThan(4);
   const rx = page.getByTestId('chart-network').locator('path[data-series="rx"]');
@@ -83,7 +83,7 @@ test('charts share one window (1 m / 10 m / 1 h) and the network chart has separ
 });
 
 test('the process table sorts by column and hides kernel threads unless asked', async ({ page }) => {
-  await page.goto(`${stack.consoleUrl}/containers`);
+  await gotoStable(page, `${stack.consoleUrl}/containers`);
   const table = page.getByTestId('process-table');
   await expect(table.getByTestId('process-row').first()).toBeVisible({ timeout: 60_000 });
   await expect(table.locator('[data-kernel="true"]')).toHaveCount(0);
@@ -103,7 +103,7 @@ test('the process table sorts by column and hides kernel threads unless asked', 
 });
 
 test('the images page lists the pod\'s image; its GC button stays disabled while a GC runs and starts one', async ({ page }, info) => {
-  await page.goto(`${stack.consoleUrl}/images`);
+  await gotoStable(page, `${stack.consoleUrl}/images`);
   const row = page.getByTestId('image-row').filter({ hasText: `default/${podName()}` });
   await expect(row).toHaveAttribute('data-image', 'nodelet.local/host:latest', { timeout: 60_000 });
   await expect(row).toHaveAttribute('data-next-gc', 'keep');
@@ -128,7 +128,7 @@ test('the images page lists the pod\'s image; its GC button stays disabled while
 });
 
 test('the dark theme is kept across a reload', async ({ page }) => {
-  await page.goto(stack.consoleUrl);
+  await gotoStable(page, stack.consoleUrl);
   const toggle = page.getByTestId('theme-toggle');
   await expect(toggle).not.toHaveAttribute('data-theme', '');
   if ((await toggle.getAttribute('data-theme')) === 'dark') await toggle.click();
@@ -145,7 +145,7 @@ test('the dark theme is kept across a reload', async ({ page }) => {
 test('at 375 px no page scrolls sideways (tables scroll in their own box)', async ({ page }, info) => {
   await page.setViewportSize({ width: 375, height: 800 });
   for (const path of ['/', `/containers/pods/default/${podName()}`, '/images', '/gc']) {
-    await page.goto(`${stack.consoleUrl}${path}`);
+    await gotoStable(page, `${stack.consoleUrl}${path}`);
     await expect(page.locator('main')).not.toBeEmpty();
     await page.waitForTimeout(1_500); // charts and tables fill in
     const width = await page.locator('html').evaluate((el) => el.scrollWidth);
@@ -155,7 +155,7 @@ test('at 375 px no page scrolls sideways (tables scroll in their own box)', asyn
 });
 
 test('an unknown path shows the styled 404 page', async ({ page }) => {
-  const res = await page.goto(`${stack.consoleUrl}/no/such/page`);
+  const res = await gotoStable(page, `${stack.consoleUrl}/no/such/page`);
   expect(res?.status()).toBe(404);
   await expect(page.getByTestId('not-found')).toContainText('This page does not exist');
   await expect(page.getByTestId('not-found').getByRole('link', { name: 'Node & pods' })).toBeVisible();
@@ -176,7 +176,7 @@ function agentPid(): number | undefined {
 }
 
 test('the offline banner shows the reconnect attempts when the agent stops', async ({ page }) => {
-  await page.goto(stack.consoleUrl);
+  await gotoStable(page, stack.consoleUrl);
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);
   const pid = agentPid();

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { TestDevicePlugin } from '@nodelet/core/testing';
-import { signIn, startStack, type Stack } from './harness.ts';
+import { gotoStable, signIn, startStack, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -22,7 +22,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('the node page shows the conditions and each eviction signal against its thresholds', async ({ page }) => {
-  await page.goto(stack.consoleUrl);
+  await gotoStable(page, stack.consoleUrl);
   await expect(page.getByTestId('pressure-Ready')).toHaveAttribute('data-status', 'True');
   for (const c of ['MemoryPressure', 'DiskPressure', 'PIDPressure']) {
     await expect(page.getByTestId(`pressure-${c}`)).toHaveAttribute('data-status', 'False');
@@ -34,7 +34,7 @@ test('the node page shows the conditions and each eviction signal against its th
 });
 
 test('image GC and container GC run from the GC page and show their results and history', async ({ page }) => {
-  await page.goto(`${stack.consoleUrl}/gc`);
+  await gotoStable(page, `${stack.consoleUrl}/gc`);
   await expect(page.getByTestId('connection-status')).toHaveText(/live/i);
   await expect(page.getByTestId('gc-policies')).toContainText('high 85%');
 
@@ -56,7 +56,7 @@ test('the Resources page: CPU policy none, a device plugin\'s devices, and a hea
   try {
     await plugin.serve();
     await plugin.register();
-    await page.goto(`${stack.consoleUrl}/resources`);
+    await gotoStable(page, `${stack.consoleUrl}/resources`);
     await expect(page.getByTestId('connection-status')).toHaveText(/live/i);
     await expect(page.getByTestId('cpu-policy')).toHaveText('cpuManagerPolicy: none');
     await expect(page.getByTestId('memory-policy')).toHaveText('memoryManagerPolicy: None');

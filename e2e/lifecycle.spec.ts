@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostPodYaml, readOnlyPods, signIn, startStack, waitUntil, type Stack } from './harness.ts';
+import { hostPodYaml, readOnlyPods, gotoStable, signIn, startStack, waitUntil, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -21,14 +21,14 @@ test.beforeEach(async ({ page }) => {
 const manifest = (name: string) => hostPodYaml(name, 'echo started; while true; do sleep 1; done');
 
 test('node page shows the node and a live connection', async ({ page }) => {
-  await page.goto(stack.consoleUrl);
+  await gotoStable(page, stack.consoleUrl);
   await expect(page.getByText(stack.nodeName).first()).toBeVisible();
   await expect(page.getByTestId('connection-status')).toHaveText(/live/i);
 });
 
 test('a dropped manifest becomes a Running pod in the page and its events reach the tail; removing it terminates the pod', async ({ page }) => {
   const podName = `e2e-web-${stack.nodeName}`;
-  await page.goto(stack.consoleUrl);
+  await gotoStable(page, stack.consoleUrl);
   await expect(page.getByTestId('connection-status')).toHaveText(/live/i);
   const file = join(stack.manifests, 'e2e-web.yaml');
   writeFileSync(file, manifest('e2e-web'));
@@ -39,7 +39,7 @@ test('a dropped manifest becomes a Running pod in the page and its events reach 
   const pods = await readOnlyPods(stack);
   expect(pods.find((p) => p.metadata.name === podName)?.status?.phase).toBe('Running');
 
-  await page.goto(`${stack.consoleUrl}/events`);
+  await gotoStable(page, `${stack.consoleUrl}/events`);
   const rows = page.locator(`[data-testid="tail-row"][data-pod="${podName}"]`);
   await expect(rows.first()).toBeVisible();
   await expect(page.locator(`[data-testid="tail-row"][data-pod="${podName}"][data-type="pleg"]`).first()).toBeVisible();
@@ -48,6 +48,6 @@ test('a dropped manifest becomes a Running pod in the page and its events reach 
   // The tail shows the pod going away (a config REMOVE and the container dying), live.
   await expect(page.locator(`[data-testid="tail-row"][data-pod="${podName}"][data-type="podConfig"]`).first()).toBeVisible();
   await waitUntil('pod gone from /pods', async () => !(await readOnlyPods(stack)).some((p) => p.metadata.name === podName), 60_000);
-  await page.goto(stack.consoleUrl);
+  await gotoStable(page, stack.consoleUrl);
   await expect(page.getByTestId(`pod-row-default-${podName}`)).toHaveCount(0);
 });

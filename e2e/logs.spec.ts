@@ -5,7 +5,7 @@
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostPodYaml, readOnlyPods, signIn, startStack, waitUntil, type Stack } from './harness.ts';
+import { hostPodYaml, readOnlyPods, gotoStable, signIn, startStack, waitUntil, type Stack } from './harness.ts';
 
 let stack: Stack;
 const NODE = 'e2e-logs';
@@ -48,7 +48,7 @@ test.describe.serial('logs viewer', () => {
 
   test('follow: a line the container writes after the page opened appears; only a window of 3000+ lines is in the DOM', async ({ page }, info) => {
     await waitUntil('the live pod running', async () => (await readOnlyPods(stack)).some((p) => p.metadata.name === live && p.status?.phase === 'Running'), 120_000);
-    await page.goto(`${stack.consoleUrl}/pods/default/${live}`);
+    await gotoStable(page, `${stack.consoleUrl}/pods/default/${live}`);
     await page.getByTestId('container-logs-main').click();
     await expect(page).toHaveURL(/\/logs\?container=main/);
     const scroller = page.getByTestId('log-scroller');
@@ -65,7 +65,7 @@ test.describe.serial('logs viewer', () => {
   });
 
   test('search highlights every match and steps through them; timestamps and wrap toggle', async ({ page }) => {
-    await page.goto(`${stack.consoleUrl}/pods/default/${live}/logs?container=main`);
+    await gotoStable(page, `${stack.consoleUrl}/pods/default/${live}/logs?container=main`);
     await expect(page.getByTestId('log-status')).toHaveAttribute('data-phase', 'streaming');
     await expect(page.getByTestId('log-scroller')).toHaveAttribute('data-lines', /^[3-9]\d{3}$/);
     await page.getByTestId('log-search').fill('needle');
@@ -86,7 +86,7 @@ test.describe.serial('logs viewer', () => {
   });
 
   test('download gives the kept lines as a file; tail lines narrows the view; a wrong tail value is named', async ({ page }) => {
-    await page.goto(`${stack.consoleUrl}/pods/default/${live}/logs?container=main&tailLines=5&follow=0`);
+    await gotoStable(page, `${stack.consoleUrl}/pods/default/${live}/logs?container=main&tailLines=5&follow=0`);
     await expect(page.getByTestId('log-status')).toHaveAttribute('data-phase', 'ended');
     await expect(page.getByTestId('log-count')).toHaveText('5 lines');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('log-download').click()]);
@@ -105,7 +105,7 @@ test.describe.serial('logs viewer', () => {
       const p = (await readOnlyPods(stack)).find((x) => x.metadata.name === crash) as { status?: { containerStatuses?: Array<{ lastState?: { terminated?: unknown } }> } } | undefined;
       return Boolean(p?.status?.containerStatuses?.[0]?.lastState?.terminated);
     }, 90_000);
-    await page.goto(`${stack.consoleUrl}/pods/default/${crash}`);
+    await gotoStable(page, `${stack.consoleUrl}/pods/default/${crash}`);
     await page.getByTestId('container-previous-logs-main').click();
     await expect(page.getByTestId('log-viewer')).toHaveAttribute('data-previous', 'true');
     const scroller = page.getByTestId('log-scroller');
@@ -113,7 +113,7 @@ test.describe.serial('logs viewer', () => {
     await expect(scroller.getByText('exiting', { exact: true })).toBeVisible();
     await screenshots(page, info, 'logs-previous');
     // an unknown container: the agent's 404 message is shown
-    await page.goto(`${stack.consoleUrl}/pods/default/${crash}/logs?container=ghost`);
+    await gotoStable(page, `${stack.consoleUrl}/pods/default/${crash}/logs?container=ghost`);
     await expect(page.getByTestId('log-error')).toHaveText(`container "ghost" not found in pod "${crash}"`);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test, expect } from '@playwright/test';
 import { startApiServerDouble, type ApiServerDouble } from '@nodelet/apiserver-double';
 import { staticPodYaml } from '@nodelet/agent/testing';
-import { signIn, startStack, type Stack } from './harness.ts';
+import { gotoStable, signIn, startStack, type Stack } from './harness.ts';
 
 let api: ApiServerDouble;
 let a: Stack;
@@ -42,7 +42,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('/nodes lists both agents\' nodes, live, with the cluster identity of the joined one', async ({ page }) => {
-  await page.goto(`${a.consoleUrl}/nodes`);
+  await gotoStable(page, `${a.consoleUrl}/nodes`);
   const table = page.getByTestId('nodes-table');
   const rowA = table.getByTestId('node-row-e2e-multi-a');
   const rowB = table.getByTestId('node-row-e2e-multi-b');
@@ -58,7 +58,7 @@ test('/nodes lists both agents\' nodes, live, with the cluster identity of the j
 });
 
 test('a row links to that agent\'s view: node, cluster membership and pods', async ({ page }) => {
-  await page.goto(`${a.consoleUrl}/nodes`);
+  await gotoStable(page, `${a.consoleUrl}/nodes`);
   await page.getByTestId('node-row-e2e-multi-b').getByRole('link', { name: 'e2e-multi-b' }).click();
   await expect(page).toHaveURL(/\/agents\/b$/);
   await expect(page.getByTestId('node-overview-name')).toHaveText('e2e-multi-b');
@@ -72,13 +72,13 @@ test('a row links to that agent\'s view: node, cluster membership and pods', asy
 });
 
 test('the default agent\'s pages are unchanged: its home page has no cluster panel', async ({ page }) => {
-  await page.goto(a.consoleUrl);
+  await gotoStable(page, a.consoleUrl);
   await expect(page.getByTestId('node-overview-name')).toHaveText('e2e-multi-a');
   await expect(page.getByTestId('cluster-panel')).toHaveCount(0);
 });
 
 test('an API server outage shows as the last error (row and Cluster panel) and clears when it is back', async ({ page }) => {
-  await page.goto(`${a.consoleUrl}/agents/b`);
+  await gotoStable(page, `${a.consoleUrl}/agents/b`);
   const lastError = page.getByTestId('cluster-last-error');
   await expect(lastError).toHaveAttribute('data-error', 'false');
   await api.pause();
@@ -86,13 +86,13 @@ test('an API server outage shows as the last error (row and Cluster panel) and c
     await expect(lastError).toHaveAttribute('data-error', 'true');
     await expect(lastError).toContainText(/ECONN|socket hang up|ConnectionError/);
     await expect(page.getByTestId('node-overview-name')).toHaveText('e2e-multi-b');
-    await page.goto(`${a.consoleUrl}/nodes`);
+    await gotoStable(page, `${a.consoleUrl}/nodes`);
     await expect(page.getByTestId('node-row-e2e-multi-b')).toHaveAttribute('data-reachable', 'true');
     await expect(page.getByTestId('node-cluster-e2e-multi-b')).toContainText('error');
   } finally {
     await api.resume();
   }
-  await page.goto(`${a.consoleUrl}/agents/b`);
+  await gotoStable(page, `${a.consoleUrl}/agents/b`);
   await expect(lastError).toHaveAttribute('data-error', 'false');
   await expect(page.getByTestId('health-check-apiserver')).toHaveAttribute('data-ok', 'true');
 });

@@ -9,7 +9,7 @@
 // reports them, the shutdown followed live (the mock's simulated shutdown: regular pods killed two seconds apart,
 // each counting down from the group's 20 s). One stack for the file.
 import { test, expect, type Page, type BrowserContext, type TestInfo } from '@playwright/test';
-import { signIn } from './harness.ts';
+import { gotoStable, signIn } from './harness.ts';
 import { startMockStack, type MockStack } from './mock-stack.ts';
 
 let stack: MockStack;
@@ -52,7 +52,7 @@ test.describe.serial('pod list with 110 pods (mock agent)', () => {
 
   test('110 rows; a label selector and a namespace narrow them, the view in the URL', async ({}, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(stack.consoleUrl);
+    await gotoStable(page, stack.consoleUrl);
     await expect(rows()).toHaveCount(110);
     // app=web (i % 5 == 0) and tier=front (odd i): i = 5, 15, …, 95.
     await timed(testInfo, 'label selector', () => page.getByTestId('pod-search').fill('app=web,tier=front'), 10);
@@ -74,7 +74,7 @@ test.describe.serial('pod list with 110 pods (mock agent)', () => {
   });
 
   test('sort by restarts: 6 first, never increasing down 110 rows', async () => {
-    await page.goto(`${stack.consoleUrl}/?sort=restarts&dir=desc`);
+    await gotoStable(page, `${stack.consoleUrl}/?sort=restarts&dir=desc`);
     await expect(rows()).toHaveCount(110);
     const counts = await rows().evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-restarts'))));
     expect(counts[0]).toBe(6);
@@ -82,7 +82,7 @@ test.describe.serial('pod list with 110 pods (mock agent)', () => {
   });
 
   test('keyboard: / search, j/k through the rows, Enter opens the pod, Esc comes back', async () => {
-    await page.goto(`${stack.consoleUrl}/?sort=name&dir=asc`);
+    await gotoStable(page, `${stack.consoleUrl}/?sort=name&dir=asc`);
     await expect(rows()).toHaveCount(110);
     await page.keyboard.press('/');
     await expect(page.getByTestId('pod-search')).toBeFocused();
@@ -100,7 +100,7 @@ test.describe.serial('pod list with 110 pods (mock agent)', () => {
   });
 
   test('node page: certificates (client rotating, serving self-signed); a graceful shutdown followed live', async ({}, testInfo) => {
-    await page.goto(stack.consoleUrl);
+    await gotoStable(page, stack.consoleUrl);
     await expect(page.getByTestId('certificate-client')).toHaveAttribute('data-tone', 'ok');
     await expect(page.getByTestId('certificate-client')).toContainText('O=system:nodes, CN=system:node:mock-node-1');
     await expect(page.getByTestId('certificate-rotates-client')).toContainText(/^in \d+m|^in \d+s/);

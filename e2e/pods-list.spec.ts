@@ -102,7 +102,7 @@ test.describe.serial('pod list', () => {
   });
 
   test('sort by restarts: the crash-looping pod first, counts never increasing', async () => {
-    await page.goto(stack.consoleUrl);
+    await gotoStable(page, stack.consoleUrl);
     await expect.poll(async () => Number(await row('default', 'crash-1').getAttribute('data-restarts')), { timeout: 60_000 }).toBeGreaterThan(0);
     await expect(row('default', 'crash-1').getByTestId('pod-phase-default-crash-1')).toHaveAttribute('data-tone', 'bad');
     await page.getByTestId('sort-restarts').click();
@@ -114,7 +114,7 @@ test.describe.serial('pod list', () => {
   });
 
   test('keyboard: / focuses the search, j/k select, Enter opens the pod, Esc comes back to the same view', async () => {
-    await page.goto(`${stack.consoleUrl}/?sort=name&dir=asc`);
+    await gotoStable(page, `${stack.consoleUrl}/?sort=name&dir=asc`);
     await expect(visibleRows()).toHaveCount(PODS.length);
     await page.keyboard.press('/');
     await expect(page.getByTestId('pod-search')).toBeFocused();
@@ -136,7 +136,7 @@ test.describe.serial('pod list', () => {
   });
 
   test('describe shows the container state and the events; the YAML is copied as the agent holds the pod', async ({}, testInfo) => {
-    await page.goto(`${stack.consoleUrl}/pods/default/web-1`);
+    await gotoStable(page, `${stack.consoleUrl}/pods/default/web-1`);
     const describe = page.getByTestId('pod-describe');
     await expect(describe).toContainText(/^Name: +web-1$/m);
     await expect(describe).toContainText(/^Containers:\n {2}main:\n/m);
@@ -158,7 +158,7 @@ test.describe.serial('pod list', () => {
   });
 
   test('a pod deleted through the API stays Terminating with its grace countdown, then is gone', async () => {
-    await page.goto(stack.consoleUrl);
+    await gotoStable(page, stack.consoleUrl);
     // The victim: term-1, or (should the runtime have failed to start it) another pod that runs the same loop.
     const candidates = ['term-1', 'job-1', 'cache-1', 'api-2', 'web-3'];
     let victim = '';

@@ -3,7 +3,7 @@
 import { test, expect } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, signIn, startStack, type Stack } from './harness.ts';
+import { freePort, gotoStable, signIn, startStack, type Stack } from './harness.ts';
 
 let stack: Stack;
 
@@ -45,7 +45,7 @@ test('a readiness probe that fails then succeeds flips live on the pod page, wit
   const port = await freePort();
   const podName = `probe-flip-${stack.nodeName}`;
   writeFileSync(join(stack.manifests, 'probe-flip.json'), manifest(port));
-  await page.goto(`${stack.consoleUrl}/pods/default/${podName}`);
+  await gotoStable(page, `${stack.consoleUrl}/pods/default/${podName}`);
   await expect(page.getByTestId('connection-status')).toHaveText(/live/i);
 
   const readiness = page.getByTestId('probe-main-readiness');

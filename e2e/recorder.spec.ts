@@ -5,7 +5,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { signIn, startStack, type Stack } from './harness.ts';
+import { gotoStable, signIn, startStack, type Stack } from './harness.ts';
 
 const NODE = 'e2e-recorder';
 const POD = `crashy-${NODE}`;
@@ -41,7 +41,7 @@ test.describe.serial('flight recorder', () => {
 
   test('the pod history shows the kills and back-offs of a crash-looping pod; 1280 and 375 px', async ({}, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(`${stack.consoleUrl}/pods/default/${POD}`);
+    await gotoStable(page, `${stack.consoleUrl}/pods/default/${POD}`);
     await page.getByTestId('pod-history-link').click();
     await expect(page).toHaveURL(new RegExp(`/recorder/pods/default/${POD}$`));
     const timeline = page.getByTestId('recorder-rows');
@@ -63,7 +63,7 @@ test.describe.serial('flight recorder', () => {
 
   test('the rows are still there after an agent restart, and the node timeline lists them', async ({}, testInfo) => {
     await stack.restartAgent();
-    await page.goto(`${stack.consoleUrl}/recorder/pods/default/${POD}`);
+    await gotoStable(page, `${stack.consoleUrl}/recorder/pods/default/${POD}`);
     const timeline = page.getByTestId('recorder-rows');
     await expect(timeline.locator('[data-kind="admission"]')).toHaveCount(2); // admitted before and after the restart
     const kills = await rowIds('kill');
@@ -71,7 +71,7 @@ test.describe.serial('flight recorder', () => {
     for (const id of before.kill) expect(kills).toContain(id);
     for (const id of before.backoff) expect(backoffs).toContain(id);
     await testInfo.attach('recorder-after-restart-1280', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
-    await page.goto(`${stack.consoleUrl}/recorder`);
+    await gotoStable(page, `${stack.consoleUrl}/recorder`);
     await expect(page.getByTestId('recorder-rows').locator(`[data-kind="kill"] a[href="/recorder/pods/default/${POD}"]`).first()).toBeVisible();
     await page.setViewportSize({ width: 375, height: 800 });
     await testInfo.attach('recorder-node-375', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });

@@ -5,7 +5,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, signIn, startStack, type Stack } from './harness.ts';
+import { freePort, gotoStable, signIn, startStack, type Stack } from './harness.ts';
 
 const NODE = 'e2e-why';
 let stack: Stack;
@@ -46,7 +46,7 @@ test.describe.serial('why is my pod not running', () => {
 
   test('the list shows each pod\'s why under its status, with the text as the tooltip; 1280 and 375 px', async ({}, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(stack.consoleUrl);
+    await gotoStable(page, stack.consoleUrl);
     for (const [p, want] of WANT) {
       const why = page.getByTestId(`pod-why-default-${name(p)}`);
       await expect(why).toHaveText(want);
@@ -61,7 +61,7 @@ test.describe.serial('why is my pod not running', () => {
   test('each pod page says why at the top', async ({}, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     for (const [p, want] of WANT) {
-      await page.goto(`${stack.consoleUrl}/pods/default/${name(p)}`);
+      await gotoStable(page, `${stack.consoleUrl}/pods/default/${name(p)}`);
       await expect(page.getByTestId('pod-why')).toContainText(want.source.includes('image') ? 'cannot be pulled' : p === 'init-fail' ? 'waiting for init container `migrate`' : 'readiness probe failing');
       await expect(page.getByTestId('pod-why')).toHaveText(new RegExp(`^Why isn't it running\\? ${want.source.slice(1)}`));
     }
