@@ -91,7 +91,7 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     // Any step tried (even a failed one) may have changed the runtime: the next sync needs a fresh read of the pod,
     // or a status that shows every change (the runtime's event of the last one, sync-shown.ts).
     const acted = result.steps.some((s) => s.error !== 'CrashLoopBackOff');
-    const shownBy = acted ? syncShownBy(status, result) : undefined;
+    const shownBy = syncShownBy(status, result); // none when no step acted
     if (!result.error) return { terminal: false, acted, ...(shownBy ? { shownBy } : {}) };
     // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
     c.statusManager.setPodStatus(pod, this.apiStatus(pod, status, false, fill));

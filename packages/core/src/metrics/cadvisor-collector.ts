@@ -1,7 +1,7 @@
 /**
  * Pull-based /metrics/cadvisor: container_* and machine_* series computed at scrape time from the stats
  * layer (the housekeeper's latest samples), with the kubelet's label set id, name, image, pod, namespace,
- * container. Nothing is stored between scrapes; a container without a sample exports nothing.
+ * container. A container without a sample exports nothing; a CadvisorRenderer keeps the text of its last page.
  */
 import type { ContainerSample, MachineInfo } from '../stats/types.ts';
 import { constants, gzipSync } from 'node:zlib';
@@ -112,8 +112,11 @@ function labelText(c: CadvisorContainerInfo): string {
   return `{id="${escapeLabel(c.id)}",name="${escapeLabel(c.name ?? '')}",image="${escapeLabel(c.image ?? '')}",pod="${escapeLabel(c.pod ?? '')}",namespace="${escapeLabel(c.namespace ?? '')}",container="${escapeLabel(c.container ?? '')}"`;
 }
 
+/** A metric's `# HELP` and `# TYPE` lines. */
+const header = (name: string, help: string, type: string): string => `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}`;
+
 function block(name: string, help: string, type: string, lines: string[]): string {
-  return [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`, ...lines].join('\n');
+  return [header(name, help, type), ...lines].join('\n');
 }
 
 /** Writes one metric's lines of one container: each line preceded by '\n' (no tuple or label object per line). */
@@ -158,7 +161,7 @@ function containerLines(c: CadvisorContainerInfo, described: string, w: LineWrit
 /** Everything of a container its lines show besides its sample (compared by identity). */
 const describe = (c: CadvisorContainerInfo): string => JSON.stringify([c.id, c.name, c.image, c.pod, c.namespace, c.container, c.spec, c.fs]);
 
-const HEADERS = CONTAINER_METRICS.map((m) => `# HELP ${m.name} ${escapeHelp(m.help)}\n# TYPE ${m.name} ${m.type}`);
+const HEADERS = CONTAINER_METRICS.map((m) => header(m.name, m.help, m.type));
 
 /** A rendered page: its bytes, and gzip() the same bytes gzipped (one gzip member). */
 export interface RenderedPage {
