@@ -1,6 +1,8 @@
 // bench/pleg-latency: a container's process is SIGKILLed behind the agent's back; how long until (a) GET /pods
 // shows the container terminated, (b) a socket.io client receives the PLEG ContainerDied event and (c) the
-// podStatus event showing it terminated (the status manager's publication, free of /pods polling cost). p50/p99,
+// podStatus event showing it terminated (the status manager's publication, free of /pods polling cost). Each from
+// two zeros: the kill, and the runtime's `finished_at` of the container (CRI ContainerStatus, read after the exit is
+// seen) — #14 times exit → status from `finished_at`; the kill's figure adds the runtime's own detection. p50/p99,
 // with the evented PLEG and with relist only (--evented-pleg=false, 1 s relist), on the embedded runtime and on
 // containerd (root + containerd installed), in one run. `--runtime embedded|containerd|both`,
 // `--pleg evented|relist|both` (default both), SAMPLES env (100 kills: the p99 of 100 is not their maximum). At most
@@ -10,10 +12,13 @@
 // figures pool every client's receipt); the load average is printed beside each row. The agent is the compiled
 // daemon (dist/agent/main.js, built when stale; `--dist <dir>` a build elsewhere), as deployed.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
+import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
 import { benchPodManifest, compiledAgentMain, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
@@ -22,7 +27,7 @@ import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 const SAMPLES = Number(process.env.SAMPLES ?? 100);
 /** Victims running at once (#14: 90 more pods + 20 victims = 110). */
 export const VICTIM_POOL = 20;
-type Pod = { metadata: { name: string }; status?: { containerStatuses?: Array<{ name: string; state?: { terminated?: unknown } }> } };
+type Pod = { metadata: { name: string }; status?: { containerStatuses?: Array<{ name: string; containerID?: string; state?: { terminated?: unknown } }> } };
 
 function manifest(name: string, image: string, mark: string): string {
   return JSON.stringify({
@@ -50,8 +55,41 @@ function pidsWith(mark: string): number[] {
   return out;
 }
 
-async function pods(stack: Stack): Promise<Pod[]> {
-  return ((await (await fetch(`${stack.readOnlyUrl}/pods`)).json()) as { items: Pod[] }).items;
+/** One kept-alive connection for the 5 ms polls (fetch costs the bench ≈ 2× the CPU of node:http per GET). */
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function pods(stack: Stack): Promise<Pod[]> {
+  return new Promise((resolve, reject) => {
+    get(`${stack.readOnlyUrl}/pods`, { agent: keepAlive }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => {
+        try {
+          resolve((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { items: Pod[] }).items);
+        } catch (err) {
+          reject(err);
+        }
+      });
+      r.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/**
+ * The bench's own GC pauses ([start, end] on the performance clock): it parses a 160 KB /pods body every 5 ms and
+ * hosts every socket.io client, so a receipt can wait behind its own collector, not the agent.
+ */
+const benchGc: Array<[number, number]> = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) benchGc.push([e.startTime, e.startTime + e.duration]);
+  if (benchGc.length > 10_000) benchGc.splice(0, 5_000);
+}).observe({ entryTypes: ['gc'] });
+
+/** ms of the bench's GC pauses within [from, to]. */
+function benchGcWithin(from: number, to: number): number {
+  let ms = 0;
+  for (const [a, b] of benchGc) if (b > from && a < to) ms += Math.min(b, to) - Math.max(a, from);
+  return ms;
 }
 
 function socketClient(stack: Stack): Promise<Socket> {
@@ -80,6 +118,25 @@ async function pollUntil(pred: () => Promise<boolean>, ms: number): Promise<numb
   return undefined;
 }
 
+export interface Latencies {
+  /** ms from the kill. */
+  pods: number[];
+  socket: number[];
+  status: number[];
+  /** ms from the runtime's finished_at of the container (#14's zero). */
+  fromExit: { pods: number[]; socket: number[]; status: number[] };
+  /** ms of the bench process's own GC pauses between the kill and the exit seen on /pods, per kill. */
+  benchGc: number[];
+  load: number;
+}
+
+/** The runtime's finished_at of a container on this process's performance clock (ms), or undefined when unknown. */
+async function finishedAt(cri: CriClient, containerId: string): Promise<number | undefined> {
+  if (!containerId) return undefined;
+  const ns = Number((await cri.containerStatus({ containerId }).catch(() => undefined))?.status?.finishedAt ?? 0);
+  return ns > 0 ? ns / 1e6 - performance.timeOrigin : undefined;
+}
+
 const running = (p: Pod | undefined) => Boolean(p?.status?.containerStatuses?.some((c) => 'running' in (c.state ?? {})));
 
 /**
@@ -92,7 +149,7 @@ export async function measure(
   samples = SAMPLES,
   load: { pods?: number; clients?: number } = {},
   agentMain?: string,
-): Promise<{ pods: number[]; socket: number[]; status: number[]; load: number }> {
+): Promise<Latencies> {
   // A private cgroup root: agents on one host must not garbage-collect each other's pod cgroups.
   const cgroupRoot = `/nodelet-bench-${process.pid}`;
   const extra = [...(rt.endpoint ? ['--container-runtime-endpoint', rt.endpoint] : []), `--evented-pleg=${evented}`, '--cgroup-root', cgroupRoot];
@@ -100,7 +157,9 @@ export async function measure(
   const names = Array.from({ length: samples }, (_, i) => `victim-${i}`);
   const pool = Math.min(samples, VICTIM_POOL);
   const tag = `plat${Date.now().toString(36)}`;
-  const out = { pods: [] as number[], socket: [] as number[], status: [] as number[], load: 0 };
+  const out: Latencies = { pods: [], socket: [], status: [], fromExit: { pods: [], socket: [], status: [] }, benchGc: [], load: 0 };
+  // The runtime's finished_at is read over CRI: the embedded runtime listens in the agent's root dir.
+  const cri = createCriClient(rt.endpoint ?? `unix://${join(stack.rootDir, 'runtime', 'nodelet.sock')}`);
   const extraPods = load.pods ?? 0;
   let sock: Socket | undefined;
   const others: Socket[] = [];
@@ -139,18 +198,23 @@ export async function measure(
           // a transient fork of the shell (same cmdline) that already exited
         }
       }
+      let containerId = '';
       const seen = await pollUntil(async () => {
-        const p = (await pods(stack)).find((x) => x.metadata.name === full);
-        return Boolean(p?.status?.containerStatuses?.[0]?.state?.terminated);
+        const c = (await pods(stack)).find((x) => x.metadata.name === full)?.status?.containerStatuses?.[0];
+        containerId = c?.containerID?.replace(/^[a-z-]+:\/\//, '') ?? '';
+        return Boolean(c?.state?.terminated);
       }, 30_000);
       await waitUntil(`${n} ContainerDied and podStatus on socket.io`, () => died.has(full) && shown.has(full), 5_000).catch(() => {});
-      if (seen !== undefined) out.pods.push(seen - t0);
-      for (const m of [died, ...extraDied]) {
-        const d = m.get(full);
-        if (d !== undefined) out.socket.push(d - t0);
-      }
-      const st = shown.get(full);
-      if (st !== undefined) out.status.push(st - t0);
+      const exitAt = await finishedAt(cri, containerId);
+      const record = (into: keyof Latencies['fromExit'], at: number | undefined) => {
+        if (at === undefined) return;
+        out[into].push(at - t0);
+        if (exitAt !== undefined) out.fromExit[into].push(at - exitAt);
+      };
+      record('pods', seen);
+      if (seen !== undefined) out.benchGc.push(benchGcWithin(t0, seen));
+      for (const m of [died, ...extraDied]) record('socket', m.get(full));
+      record('status', shown.get(full));
       // The victim goes and the next one starts (≤ VICTIM_POOL at once), both done before the next kill.
       rmSync(join(stack.manifests, `${n}.json`), { force: true });
       const next = names[i + pool];
@@ -164,6 +228,7 @@ export async function measure(
     }
     out.load = loadavg()[0] ?? 0;
   } finally {
+    cri.close();
     sock?.disconnect();
     for (const c of others) c.disconnect();
     for (let i = 0; i < extraPods; i++) rmSync(join(stack.manifests, `bg${i}.json`), { force: true });
@@ -186,25 +251,30 @@ async function main(): Promise<void> {
   const distArg = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : undefined;
   const agentMain = distArg ? join(resolve(distArg), 'agent/main.js') : compiledAgentMain();
   const rows: string[][] = [];
+  const gcRows: Array<[string, string]> = [];
   try {
     for (const rt of runtimes) {
       for (const evented of modes) {
         const r = await measure(rt, evented, SAMPLES, load, agentMain);
         const mode = evented ? 'evented' : 'relist 1 s';
         const l = r.load.toFixed(2);
-        rows.push([rt.name, mode, '/pods', String(r.pods.length), fmtMs(percentile(r.pods, 50)), fmtMs(percentile(r.pods, 99)), l]);
-        rows.push([rt.name, mode, `socket.io (${load.clients} clients)`, String(r.socket.length), fmtMs(percentile(r.socket, 50)), fmtMs(percentile(r.socket, 99)), l]);
-        rows.push([rt.name, mode, 'podStatus', String(r.status.length), fmtMs(percentile(r.status, 50)), fmtMs(percentile(r.status, 99)), l]);
+        gcRows.push([`${rt.name} ${mode}`, [50, 99, 100].map((p) => fmtMs(percentile(r.benchGc, p))).join(' / ')]);
+        const seenOn: Array<[string, 'pods' | 'socket' | 'status']> = [['/pods', 'pods'], [`socket.io ContainerDied (${load.clients} clients)`, 'socket'], ['socket.io podStatus', 'status']];
+        for (const [label, k] of seenOn) {
+          const e = r.fromExit[k];
+          rows.push([rt.name, mode, label, String(e.length), fmtMs(percentile(e, 50)), fmtMs(percentile(e, 99)), fmtMs(percentile(r[k], 50)), fmtMs(percentile(r[k], 99)), l]);
+        }
       }
     }
   } finally {
     // Every runtime started above is stopped, even when an earlier one failed.
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
-  console.log(`\ncontainer SIGKILLed → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client; ${load.pods} more pods running, ${load.clients} socket.io clients; agent ${agentMain} (plain node)`);
+  console.log(`\ncontainer exit (the runtime's finished_at; and the SIGKILL) → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client; ${load.pods} more pods running, ${load.clients} socket.io clients; agent ${agentMain} (plain node)`);
   console.log(`load average before / after: ${loadBefore} / ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}\n`);
-  console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'p50', 'p99', 'load 1m'], rows));
+  console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'from exit p50', 'p99', 'from kill p50', 'p99', 'load 1m'], rows));
+  for (const [name, gc] of gcRows) console.log(`${name}: the bench's own GC pauses between a kill and /pods showing it, p50 / p99 / max: ${gc}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
