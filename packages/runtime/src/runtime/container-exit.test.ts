@@ -52,3 +52,19 @@ test('a pending write: flush writes it now; a container removed before it is not
   f.done();
   g.done();
 });
+
+test("finished_at is when the exit was seen, before the cgroup's leftovers are killed and the cgroup removed", () => {
+  const f = setup();
+  // Cgroup cleanup that takes 30 ms (killAll signals what is left; rmdir waits for it on a loaded machine).
+  const busy = (ms: number) => {
+    const end = Date.now() + ms;
+    while (Date.now() < end);
+  };
+  let cleanupStartNs = 0;
+  const cgroups = { oomKills: () => 0, killAll: () => ((cleanupStartNs = Date.now() * 1e6), busy(30)), remove: () => busy(0) };
+  const ctx = { ...(f.ctx as object), cgroups } as unknown as RuntimeContext;
+  onContainerExit(ctx, 'c1', { code: 137, signal: 'SIGKILL' });
+  const rec = f.store.containers.get('c1') as ContainerRecord;
+  assert.ok(rec.finishedAt <= cleanupStartNs + 1e6, `finishedAt ${rec.finishedAt} is stamped before the cleanup began (${cleanupStartNs})`);
+  f.done();
+});

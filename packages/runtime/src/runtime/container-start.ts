@@ -247,6 +247,9 @@ function startFailed(ctx: RuntimeContext, rec: ContainerRecord, message: string)
 export function onContainerExit(ctx: RuntimeContext, id: string, info: ExitInfo | undefined): void {
   const rec = ctx.store.containers.get(id);
   if (!rec) return;
+  // finished_at is when the exit was seen (as containerd's shim stamps exited_at at its wait), not after the
+  // cgroup's leftovers are killed and the cgroup removed below.
+  const finishedAt = nowNs();
   // After a runtime restart the exit status comes from the file the waiter wrote, when it could.
   const recorded = info ? undefined : readExitFile(ctx, id);
   const code = info ? exitCodeOf(info.code, info.signal) : (recorded ?? 255);
@@ -257,7 +260,7 @@ export function onContainerExit(ctx: RuntimeContext, id: string, info: ExitInfo 
   }
   rec.state = 'CONTAINER_EXITED';
   rec.exitCode = code;
-  rec.finishedAt = nowNs();
+  rec.finishedAt = finishedAt;
   const lost = !info && recorded === undefined;
   rec.reason = oom ? 'OOMKilled' : lost ? 'RuntimeRestarted' : code === 0 ? 'Completed' : 'Error';
   rec.message = lost ? 'the container process was gone after a runtime restart; its exit code is unknown' : '';
