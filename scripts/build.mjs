@@ -11,7 +11,7 @@
 // sources (not on by default: it costs the daemon about 12 MiB RSS).
 // Writes dist/<app>/meta.json (esbuild's metafile: which module imports which, statically or by import()).
 // Also exports the build as a function for scripts/start.mjs (builds when dist/ is older than the sources).
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { log, repoRoot } from './lib.mjs';
@@ -39,6 +39,18 @@ const AGENT_PROTO_ASSETS = [
   ['proto/podresources/v1/api.proto', 'podresources/v1/api.proto'], // the pod resources API (proto/podresources/load.ts)
   ...['services/events/v1/events.proto', 'events/task.proto', 'events/container.proto', 'types/mount.proto'].map((p) => [`proto/containerd/${p}`, `../containerd/${p}`]),
 ];
+/**
+ * Escapes every non-ASCII character of a bundle as \uXXXX (esbuild escapes them in strings but keeps the comments it
+ * carries over, and `→` or `≈` in one comment made V8 hold the whole 1 MB source of the agent's main.js as a two-byte
+ * string: 2 MiB of its heap instead of 1). The escape means the same character in a string, template, regular
+ * expression or identifier, and is inert in a comment; the source map's columns move only on those lines.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(text)) return;
+  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 const BUNDLES = [
   { dir: 'agent', entries: { main: 'apps/agent/src/main.ts', tail: 'apps/agent/src/tail.ts' }, assets: [...PROTO_ASSETS, ...AGENT_PROTO_ASSETS] },
   { dir: 'runtime', entries: { main: 'packages/runtime/src/main.ts' }, assets: PROTO_ASSETS },
@@ -87,6 +99,7 @@ export async function buildAll(outDir = distDir) {
       banner: { js: "import { createRequire as __nodeletCreateRequire } from 'node:module'; const require = __nodeletCreateRequire(import.meta.url);" },
     });
     writeFileSync(join(outdir, 'meta.json'), JSON.stringify(r.metafile));
+    for (const f of Object.keys(r.metafile.outputs)) if (f.endsWith('.js')) asciiOnly(resolve(f)) // metafile paths are relative to the working directory;
     for (const [from, to] of b.assets) {
       mkdirSync(dirname(join(outdir, to)), { recursive: true });
       copyFileSync(join(repoRoot, from), join(outdir, to));

@@ -4,7 +4,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot, waitUntil } from '../../e2e/harness.ts';
 import { benchPodManifest } from '../../bench/runtimes.ts';
@@ -58,6 +58,18 @@ test('npm run build: bundles of the agent, the embedded runtime and the console 
   for (const p of ['agent/runtime/v1/api.proto', 'agent/deviceplugin/v1beta1/api.proto', 'containerd/services/events/v1/events.proto', 'containerd/events/task.proto', 'containerd/events/container.proto', 'containerd/types/mount.proto']) {
     assert.ok(existsSync(join(dist, p)), `${p} is in the build`);
   }
+  // ASCII only: one non-ASCII character (a `→` in a comment) makes V8 keep a bundle's whole source as a two-byte
+  // string (2 MiB of the agent's heap for main.js instead of 1).
+  for (const d of ['agent', 'runtime', 'web']) {
+    for (const f of readdirSync(join(dist, d)).filter((n) => n.endsWith('.js'))) {
+      const at = readFileSync(join(dist, d, f), 'utf8').search(/[^\x00-\x7f]/);
+      assert.equal(at, -1, `${d}/${f} has a non-ASCII character at ${at}`);
+    }
+  }
+  // The escaped µ still means µ: the compiled flag parser reads a Go duration in µs (and refuses a bad unit).
+  const help = (d: string) => execFileSync(process.execPath, [join(dist, 'agent', 'main.js'), '--file-check-frequency', d, '--help'], { encoding: 'utf8', stdio: 'pipe' });
+  assert.match(help('2000000µs'), /^Usage:/);
+  assert.throws(() => help('2xs'), /invalid duration "2xs"/);
 });
 
 test('the compiled agent runs with plain node, spawns the compiled runtime and runs a static pod', async () => {

@@ -4,13 +4,34 @@
  */
 import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { sep } from 'node:path';
 import type Forge from 'node-forge';
 
 let forgeLib: typeof Forge | undefined;
-/** node-forge, loaded on first use (about 4 MiB and 0.1-0.2 s of start-up otherwise spent on every start). */
+let releaseTimer: NodeJS.Timeout | undefined;
+/** How long node-forge stays loaded after its last use: the start-up's certificates are made within it. */
+export const FORGE_IDLE_MS = 30_000;
+
+/**
+ * node-forge, loaded on first use (about 4 MiB and 0.1-0.2 s of start-up otherwise spent on every start) and let
+ * go FORGE_IDLE_MS after its last use: it builds certificates at a first start and at a rotation, both synchronous
+ * calls, and kept loaded it held ≈ 1.5 MiB of the agent's heap (its sources and module objects) for the process's
+ * life — most of the heap a first start leaves behind.
+ */
 export function forge(): typeof Forge {
   forgeLib ??= createRequire(import.meta.url)('node-forge') as typeof Forge;
+  releaseTimer?.refresh();
+  releaseTimer ??= setTimeout(releaseForge, FORGE_IDLE_MS).unref();
   return forgeLib;
+}
+
+/** Drops node-forge: our reference and its modules in the CommonJS cache, so the collector can take them. */
+export function releaseForge(): void {
+  if (releaseTimer) clearTimeout(releaseTimer);
+  releaseTimer = undefined;
+  forgeLib = undefined;
+  const cache = createRequire(import.meta.url).cache;
+  for (const k of Object.keys(cache)) if (k.includes(`${sep}node-forge${sep}`)) delete cache[k];
 }
 
 export interface KeyAndCert {
