@@ -56,6 +56,21 @@ test('readPseudoSync: a pseudo-file whole, as readFileSync reads it; content bey
   assert.throws(() => readPseudoSync(join(dir, 'absent')), { code: 'ENOENT' });
 });
 
+test('readPseudoInto: a pseudo-file\'s bytes into the caller\'s buffer; a full buffer says it may go on; errors as readFile', (t) => {
+  const fs = createNodeHostFs();
+  const buf = Buffer.alloc(64 * 1024);
+  const n = fs.readPseudoInto?.('/sys/../proc/self/status', buf) ?? -1;
+  assert.ok(n > 0 && n < buf.length);
+  assert.equal(buf.toString('utf8', 0, n).split('\n')[0], readFileSync('/proc/self/status', 'utf8').split('\n')[0]);
+  assert.equal(fs.readPseudoInto?.('/proc/self/status', Buffer.alloc(16)), 16, 'longer than the buffer: its length');
+  assert.throws(() => fs.readPseudoInto?.('/proc/self/absent', buf), { code: 'ENOENT' });
+  const dir = mkdtempSync(join(tmpdir(), 'nodelet-hostfs-into-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'x'), '42\n');
+  const rooted = createNodeHostFs({ root: dir });
+  assert.equal(rooted.readPseudoInto?.('/x', buf), 3, 'a fixture root stands in for /sys');
+});
+
 test('normalPath is path.normalize for any path (property)', () => {
   const seg = fc.constantFrom('a', 'b', '.', '..', '', 'cgroup.procs', '.x');
   fc.assert(fc.property(fc.boolean(), fc.array(seg, { maxLength: 8 }), (abs, parts) => {

@@ -34,6 +34,19 @@ export function readPseudoSync(p: string): string {
   }
 }
 
+/**
+ * One pseudo-file into `buf` as open + read + close, as readPseudoSync: a short read is the end. Its length, or
+ * buf.length when it may go on (the caller reads it again into a larger buffer).
+ */
+export function readPseudoIntoSync(p: string, buf: Uint8Array): number {
+  const fd = openSync(p, 'r');
+  try {
+    return readSync(fd, buf, 0, buf.length, -1);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function pseudo<T>(p: string, read: () => T, slow: () => Promise<T>): Promise<T> {
   if (!PSEUDO_FS.test(p)) return slow();
   try {
@@ -116,6 +129,8 @@ export function createNodeHostFs(opts: NodeHostFsOptions = {}): HostFs {
       const s = await fsp.statfs(at(p));
       return { bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree };
     },
+    // Only the stats readers call it, for /proc and /sys paths (a fixture root stands in for them in tests).
+    readPseudoInto: (p, buf) => readPseudoIntoSync(at(p), buf),
     readlink: (p) => {
       const full = at(p);
       return pseudo(full, () => readlinkSync(full), () => fsp.readlink(full));

@@ -38,6 +38,13 @@ export interface HostFs {
   exists(path: string): Promise<boolean>;
   /** A symlink's target (`/proc/<pid>/ns/net` → `net:[4026531840]`); optional: fakes may leave it out. */
   readlink?(path: string): Promise<string>;
+  /**
+   * A kernel pseudo-file (procfs, sysfs, cgroupfs) read synchronously into `buf`: its length, or `buf.length` when it
+   * may be longer (read it again into a larger buffer); throws as readFile. For the stats housekeeping, which reads a
+   * dozen such files per container every 10–15 s: no string and no promise per file. Optional: fakes may leave it out
+   * (the readers then go through readFile).
+   */
+  readPseudoInto?(path: string, buf: Uint8Array): number;
 }
 
 export type CgroupMode = 'v1' | 'v2' | 'hybrid';

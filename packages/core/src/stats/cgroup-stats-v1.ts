@@ -4,76 +4,110 @@
  * memory.limit_in_bytes, memory.oom_control oom_kill; the cgroup's own process count (cgroup.procs) and its
  * threads (pids.current, else tasks), as cAdvisor.
  */
-import { readOptional, type CgroupLayout, type CgroupName, type HostFs } from '../cm/types.ts';
+import type { CgroupLayout, CgroupName, HostFs } from '../cm/types.ts';
 import { cgroupDir, countOwn, pidsRecursive } from './cgroup-walk.ts';
-import { parseFlatKeyed, parseList, parseSingle } from './parse.ts';
-import type { CgroupStatsReader, CpuSample, MemorySample, ProcessSample } from './types.ts';
+import { KeyTable } from './parse.ts';
+import { readFlat, readList, readSingle, type FileBytes } from './stat-files.ts';
+import type { CgroupStats, CgroupStatsReader, CpuSample, MemorySample } from './types.ts';
 
 /** USER_HZ is 100 on every Linux ABI the kubelet runs on. */
 export const USER_HZ = 100;
 const NS_PER_TICK = 1e9 / USER_HZ;
 
+const MEMORY_STAT_KEYS = [
+  'total_inactive_file', 'inactive_file', 'total_rss', 'rss', 'total_cache', 'cache', 'total_mapped_file', 'mapped_file',
+  'total_swap', 'swap', 'total_pgfault', 'pgfault', 'total_pgmajfault', 'pgmajfault',
+] as const;
+type MemoryStatKey = (typeof MEMORY_STAT_KEYS)[number];
+
+const NO_PER_CPU = { reason: 'PerCpuUnavailable', message: 'cpuacct.usage_percpu missing or unreadable' } as const;
+
 export class CgroupStatsV1 implements CgroupStatsReader {
   readonly driver = 'v1' as const;
+  // The keys taken from each flat file (memory.stat has ≈ 45 lines; 14 of them are read: the total_* and the
+  // cgroup's own, for a root without hierarchy totals).
+  private readonly acct = new KeyTable(['user', 'system']);
+  private readonly cfs = new KeyTable(['nr_periods', 'nr_throttled', 'throttled_time']);
+  private readonly stat = new KeyTable(MEMORY_STAT_KEYS);
+  private readonly oom = new KeyTable(['oom_kill']);
+
   constructor(private readonly deps: { fs: HostFs; layout: CgroupLayout }) {}
 
   private dir(controller: string, name: CgroupName): string | undefined {
     return cgroupDir(this.deps.layout.v1[controller], name);
   }
 
-  private read(controller: string, name: CgroupName, file: string): Promise<string | undefined> {
-    const d = this.dir(controller, name);
-    return d === undefined ? Promise.resolve(undefined) : readOptional(this.deps.fs, `${d}/${file}`);
+  read(f: FileBytes, name: CgroupName, withProcesses: boolean): CgroupStats {
+    const out: CgroupStats = {};
+    const cpu = this.cpu(f, name);
+    if (cpu) out.cpu = cpu;
+    const memory = this.memory(f, name);
+    if (memory) out.memory = memory;
+    const processes = withProcesses ? this.processes(f, name) : undefined;
+    if (processes) out.processes = processes;
+    return out;
   }
 
-  async cpu(name: CgroupName): Promise<CpuSample | undefined> {
-    const usage = parseSingle(await this.read('cpuacct', name, 'cpuacct.usage'));
+  private cpu(f: FileBytes, name: CgroupName): CpuSample | undefined {
+    const d = this.dir('cpuacct', name);
+    const usage = d === undefined ? undefined : readSingle(f, `${d}/cpuacct.usage`);
     if (usage === undefined) return undefined;
-    const stat = parseFlatKeyed(await this.read('cpuacct', name, 'cpuacct.stat'));
-    const cfs = parseFlatKeyed(await this.read('cpu', name, 'cpu.stat'));
-    const perCpu = parseList(await this.read('cpuacct', name, 'cpuacct.usage_percpu'));
+    const stat = readFlat(f, `${d}/cpuacct.stat`, this.acct);
+    const user = stat?.get('user') ?? 0;
+    const system = stat?.get('system') ?? 0;
+    const c = this.dir('cpu', name);
+    const cfs = c === undefined ? undefined : readFlat(f, `${c}/cpu.stat`, this.cfs);
+    const perCpu = readList(f, `${d}/cpuacct.usage_percpu`);
     return {
-      ...(perCpu ? { perCpuNanoseconds: perCpu } : { perCpuUnavailable: { reason: 'PerCpuUnavailable', message: 'cpuacct.usage_percpu missing or unreadable' } }),
+      ...(perCpu ? { perCpuNanoseconds: perCpu } : { perCpuUnavailable: NO_PER_CPU }),
       usageNanoseconds: usage,
-      userNanoseconds: (stat.user ?? 0) * NS_PER_TICK,
-      systemNanoseconds: (stat.system ?? 0) * NS_PER_TICK,
-      periods: cfs.nr_periods ?? 0,
-      throttledPeriods: cfs.nr_throttled ?? 0,
-      throttledNanoseconds: cfs.throttled_time ?? 0,
+      userNanoseconds: user * NS_PER_TICK,
+      systemNanoseconds: system * NS_PER_TICK,
+      periods: cfs?.get('nr_periods') ?? 0,
+      throttledPeriods: cfs?.get('nr_throttled') ?? 0,
+      throttledNanoseconds: cfs?.get('throttled_time') ?? 0,
     };
   }
 
-  async memory(name: CgroupName): Promise<MemorySample | undefined> {
-    const usage = parseSingle(await this.read('memory', name, 'memory.usage_in_bytes'));
+  private memory(f: FileBytes, name: CgroupName): MemorySample | undefined {
+    const d = this.dir('memory', name);
+    const usage = d === undefined ? undefined : readSingle(f, `${d}/memory.usage_in_bytes`);
     if (usage === undefined) return undefined;
-    const s = parseFlatKeyed(await this.read('memory', name, 'memory.stat'));
-    const oom = parseFlatKeyed(await this.read('memory', name, 'memory.oom_control'));
-    const limit = parseSingle(await this.read('memory', name, 'memory.limit_in_bytes')) ?? -1;
-    const inactiveFile = s.total_inactive_file ?? s.inactive_file ?? 0;
-    const oomKills = oom.oom_kill ?? 0;
+    const s = readFlat(f, `${d}/memory.stat`, this.stat);
+    const v = (total: MemoryStatKey, own: MemoryStatKey) => s?.get(total) ?? s?.get(own) ?? 0;
+    const inactiveFile = v('total_inactive_file', 'inactive_file');
+    const rssBytes = v('total_rss', 'rss');
+    const cacheBytes = v('total_cache', 'cache');
+    const mappedFileBytes = v('total_mapped_file', 'mapped_file');
+    const swapBytes = v('total_swap', 'swap');
+    const pageFaults = v('total_pgfault', 'pgfault');
+    const majorPageFaults = v('total_pgmajfault', 'pgmajfault');
+    const oomKills = readFlat(f, `${d}/memory.oom_control`, this.oom)?.get('oom_kill') ?? 0;
+    const limit = readSingle(f, `${d}/memory.limit_in_bytes`) ?? -1;
     return {
       usageBytes: usage,
       workingSetBytes: Math.max(0, usage - inactiveFile),
-      rssBytes: s.total_rss ?? s.rss ?? 0,
-      cacheBytes: s.total_cache ?? s.cache ?? 0,
-      mappedFileBytes: s.total_mapped_file ?? s.mapped_file ?? 0,
-      swapBytes: s.total_swap ?? s.swap ?? 0,
-      maxUsageBytes: parseSingle(await this.read('memory', name, 'memory.max_usage_in_bytes')) ?? 0,
-      failcnt: parseSingle(await this.read('memory', name, 'memory.failcnt')) ?? 0,
+      rssBytes,
+      cacheBytes,
+      mappedFileBytes,
+      swapBytes,
+      maxUsageBytes: readSingle(f, `${d}/memory.max_usage_in_bytes`) ?? 0,
+      failcnt: readSingle(f, `${d}/memory.failcnt`) ?? 0,
       oomEvents: oomKills,
       oomKills,
-      pageFaults: s.total_pgfault ?? s.pgfault ?? 0,
-      majorPageFaults: s.total_pgmajfault ?? s.pgmajfault ?? 0,
+      pageFaults,
+      majorPageFaults,
+      // The kernel's "unlimited" is PAGE_COUNTER_MAX pages (9223372036854771712 with 4 KiB pages).
       limitBytes: limit >= 2 ** 62 ? -1 : limit,
     };
   }
 
-  async processes(name: CgroupName): Promise<ProcessSample | undefined> {
+  private processes(f: FileBytes, name: CgroupName): CgroupStats['processes'] {
     const d = this.dir('pids', name) ?? this.dir('cpu', name) ?? this.dir('memory', name);
     if (d === undefined) return undefined;
     const pids = this.dir('pids', name);
     // The root cgroup of the pids hierarchy has no pids.current.
-    return countOwn(this.deps.fs, d, pids === undefined || name === '/' ? undefined : `${pids}/pids.current`, 'tasks');
+    return countOwn(f, d, pids === undefined || name === '/' ? undefined : `${pids}/pids.current`, 'tasks');
   }
 
   pids(name: CgroupName, limit?: number): Promise<number[]> {

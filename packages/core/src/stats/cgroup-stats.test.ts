@@ -8,10 +8,25 @@ import { FakeClock } from '../util/clock.ts';
 import { createCgroupStatsReader } from './cgroup-stats.ts';
 import { V2_NO_PER_CPU } from './cgroup-stats-v2.ts';
 import { createCgroupSampler } from './sampler.ts';
+import { StatFiles } from './stat-files.ts';
+import type { HostFs } from '../cm/types.ts';
+import type { CgroupStatsReader } from './types.ts';
 
 const C = '/kubepods/burstable/pod1/cid1';
 
-test('v1 readers (cpu and cpuacct on separate mounts)', async () => {
+/** Each reader test runs on the real HostFs (files read into a buffer) and on one without readPseudoInto (as text). */
+const MODES = ['bytes', 'text'] as const;
+function as(mode: (typeof MODES)[number], fs: HostFs): HostFs {
+  return mode === 'bytes' ? fs : { ...fs, readPseudoInto: undefined };
+}
+
+/** A cgroup's cpu, memory and processes as one sample reads them. */
+function reading(fs: HostFs, r: CgroupStatsReader) {
+  const files = new StatFiles(fs);
+  return async (name: string) => files.run((f) => r.read(f, name, true));
+}
+
+for (const mode of MODES) test(`v1 readers (cpu and cpuacct on separate mounts) (${mode})`, async () => {
   const f = makeFixture('v1');
   try {
     const g = (ctl: string, file: string, text: string) => f.write(`/sys/fs/cgroup/${ctl}${C}/${file}`, text);
@@ -30,37 +45,39 @@ test('v1 readers (cpu and cpuacct on separate mounts)', async () => {
     f.write(`/sys/fs/cgroup/pids${C}/sub/tasks`, '103\n');
     const l = await detectCgroupLayout(f.fs);
     assert.ok(l.ok);
-    const r = createCgroupStatsReader(f.fs, l.layout);
+    const fs = as(mode, f.fs);
+    const r = createCgroupStatsReader(fs, l.layout);
+    const read = reading(fs, r);
     assert.equal(r.driver, 'v1');
-    assert.deepEqual(await r.cpu(C), {
+    assert.deepEqual((await read(C)).cpu, {
       usageNanoseconds: 5e9, userNanoseconds: 3e9, systemNanoseconds: 1.5e9, periods: 40, throttledPeriods: 3, throttledNanoseconds: 2.5e8,
       perCpuUnavailable: { reason: 'PerCpuUnavailable', message: 'cpuacct.usage_percpu missing or unreadable' },
     });
-    assert.deepEqual(await r.memory(C), {
+    assert.deepEqual((await read(C)).memory, {
       usageBytes: 104857600, workingSetBytes: 104857600 - 20971520, rssBytes: 52428800, cacheBytes: 41943040, mappedFileBytes: 4096,
       swapBytes: 0, maxUsageBytes: 209715200, failcnt: 12, oomEvents: 2, oomKills: 2, pageFaults: 1000, majorPageFaults: 7, limitBytes: -1,
     });
     // cAdvisor's processStatsFromProcs: the cgroup's own cgroup.procs (not sub's), threads from pids.current.
     g('pids', 'pids.current', '4\n');
-    assert.deepEqual(await r.processes(C), { processes: 2, threads: 4 });
+    assert.deepEqual((await read(C)).processes, { processes: 2, threads: 4 });
     rmSync(join(f.root, `/sys/fs/cgroup/pids${C}/pids.current`));
-    assert.deepEqual(await r.processes(C), { processes: 2, threads: 3 }, 'without pids.current: the own tasks');
+    assert.deepEqual((await read(C)).processes, { processes: 2, threads: 3 }, 'without pids.current: the own tasks');
     assert.deepEqual(await r.pids(C), [100, 101, 103]);
     assert.deepEqual(await r.pids(C, 1), [100], 'a limit stops the walk');
     g('pids', 'cgroup.procs', '');
     assert.deepEqual(await r.pids(C, 1), [103], 'the first pid of a descendant when the cgroup itself holds none');
     g('pids', 'cgroup.procs', '100\n101\n');
     g('cpuacct', 'cpuacct.usage_percpu', '3000000000 2000000000 \n');
-    assert.deepEqual((await r.cpu(C))?.perCpuNanoseconds, [3e9, 2e9], 'per core from cpuacct.usage_percpu');
-    assert.equal(await r.cpu('/kubepods/absent'), undefined);
-    assert.equal(await r.memory('/kubepods/absent'), undefined);
-    assert.equal(await r.processes('/kubepods/absent'), undefined);
+    assert.deepEqual((await read(C)).cpu?.perCpuNanoseconds, [3e9, 2e9], 'per core from cpuacct.usage_percpu');
+    assert.equal((await read('/kubepods/absent')).cpu, undefined);
+    assert.equal((await read('/kubepods/absent')).memory, undefined);
+    assert.equal((await read('/kubepods/absent')).processes, undefined);
   } finally {
     f.cleanup();
   }
 });
 
-test('v2 readers', async () => {
+for (const mode of MODES) test(`v2 readers (${mode})`, async () => {
   const f = makeFixture('v2');
   try {
     const g = (file: string, text: string) => f.write(`/sys/fs/cgroup${C}/${file}`, text);
@@ -75,17 +92,19 @@ test('v2 readers', async () => {
     g('pids.current', '3\n');
     const l = await detectCgroupLayout(f.fs);
     assert.ok(l.ok);
-    const r = createCgroupStatsReader(f.fs, l.layout);
+    const fs = as(mode, f.fs);
+    const r = createCgroupStatsReader(fs, l.layout);
+    const read = reading(fs, r);
     assert.equal(r.driver, 'v2');
-    assert.deepEqual(await r.cpu(C), {
+    assert.deepEqual((await read(C)).cpu, {
       usageNanoseconds: 2e9, userNanoseconds: 1.5e9, systemNanoseconds: 5e8, periods: 10, throttledPeriods: 1, throttledNanoseconds: 3e6,
       perCpuUnavailable: V2_NO_PER_CPU,
     });
-    assert.deepEqual(await r.memory(C), {
+    assert.deepEqual((await read(C)).memory, {
       usageBytes: 5e7, workingSetBytes: 4e7, rssBytes: 3e7, cacheBytes: 1.5e7, mappedFileBytes: 100, swapBytes: 0, maxUsageBytes: 6e7,
       failcnt: 4, oomEvents: 2, oomKills: 1, pageFaults: 55, majorPageFaults: 5, limitBytes: -1,
     });
-    assert.deepEqual(await r.processes(C), { processes: 1, threads: 3 }, 'threads from pids.current (hierarchical), as cAdvisor');
+    assert.deepEqual((await read(C)).processes, { processes: 1, threads: 3 }, 'threads from pids.current (hierarchical), as cAdvisor');
   } finally {
     f.cleanup();
   }
@@ -122,7 +141,9 @@ test('missing or unreadable files leave that figure absent, never a throw', asyn
       const l = await detectCgroupLayout(f.fs);
       assert.ok(l.ok, c.name);
       const r = createCgroupStatsReader(f.fs, l.layout);
-      const got = { cpu: (await r.cpu(C)) !== undefined, memory: (await r.memory(C)) !== undefined, processes: (await r.processes(C)) !== undefined };
+      const stats = await reading(f.fs, r)(C);
+      assert.deepEqual(await reading(as('text', f.fs), r)(C), stats, `${c.name}: read as text`);
+      const got = { cpu: stats.cpu !== undefined, memory: stats.memory !== undefined, processes: stats.processes !== undefined };
       assert.deepEqual(got, c.want, c.name);
       const sample = await createCgroupSampler({ reader: r, fs: f.fs, clock: new FakeClock(0) })({ key: C, cgroup: C, labels: {} });
       const any = c.want.cpu || c.want.memory || c.want.processes;
@@ -134,20 +155,21 @@ test('missing or unreadable files leave that figure absent, never a throw', asyn
   }
 });
 
-test('v2: a cgroup whose files vanished reads as absent', async () => {
+for (const mode of MODES) test(`v2: a cgroup whose files vanished reads as absent (${mode})`, async () => {
   const f = makeFixture('v2');
   try {
     f.write(`/sys/fs/cgroup${C}/memory.current`, '10\n');
     const l = await detectCgroupLayout(f.fs);
     assert.ok(l.ok);
-    const r = createCgroupStatsReader(f.fs, l.layout);
-    assert.equal(await r.cpu(C), undefined, 'no cpu.stat');
+    const fs = as(mode, f.fs);
+    const read = reading(fs, createCgroupStatsReader(fs, l.layout));
+    assert.equal((await read(C)).cpu, undefined, 'no cpu.stat');
     f.write(`/sys/fs/cgroup${C}/cpu.stat`, 'usage_usec 1\n');
-    assert.equal((await r.cpu(C))?.perCpuNanoseconds, undefined, 'v2 has no per-core usage');
-    assert.equal((await r.cpu(C))?.perCpuUnavailable?.reason, 'PerCpuUnavailable', 'with a reason');
-    assert.equal((await r.memory(C))?.usageBytes, 10);
-    assert.equal(await r.memory('/gone'), undefined);
-    assert.equal(await r.processes('/gone'), undefined);
+    assert.equal((await read(C)).cpu?.perCpuNanoseconds, undefined, 'v2 has no per-core usage');
+    assert.equal((await read(C)).cpu?.perCpuUnavailable?.reason, 'PerCpuUnavailable', 'with a reason');
+    assert.equal((await read(C)).memory?.usageBytes, 10);
+    assert.equal((await read('/gone')).memory, undefined);
+    assert.equal((await read('/gone')).processes, undefined);
   } finally {
     f.cleanup();
   }

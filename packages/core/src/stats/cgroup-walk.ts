@@ -1,6 +1,6 @@
 /** Counting over a cgroup directory and its descendants. */
 import { readOptional, type HostFs } from '../cm/types.ts';
-import { countLines, parseSingle } from './parse.ts';
+import { readLineCount, readSingle, type FileBytes } from './stat-files.ts';
 
 /**
  * A cgroup's process and thread counts as cAdvisor takes them (processStatsFromProcs): the processes are the lines of
@@ -8,11 +8,11 @@ import { countLines, parseSingle } from './parse.ts';
  * threads `pids.current` (hierarchical, one read) where the pids controller is, else the lines of the thread file.
  * No walk of the subtree: at 110 pods the QoS and kubepods cgroups' walks read ≈ 1000 files a sample.
  */
-export async function countOwn(fs: HostFs, procsDir: string, pidsCurrent: string | undefined, threadsFile: string): Promise<{ processes: number; threads: number } | undefined> {
-  const procs = await readOptional(fs, `${procsDir}/cgroup.procs`);
-  if (procs === undefined) return undefined;
-  const current = pidsCurrent === undefined ? undefined : parseSingle(await readOptional(fs, pidsCurrent));
-  return { processes: countLines(procs), threads: current ?? countLines(await readOptional(fs, `${procsDir}/${threadsFile}`)) };
+export function countOwn(f: FileBytes, procsDir: string, pidsCurrent: string | undefined, threadsFile: string): { processes: number; threads: number } | undefined {
+  const processes = readLineCount(f, `${procsDir}/cgroup.procs`);
+  if (processes === undefined) return undefined;
+  const current = pidsCurrent === undefined ? undefined : readSingle(f, pidsCurrent);
+  return { processes, threads: current ?? readLineCount(f, `${procsDir}/${threadsFile}`) ?? 0 };
 }
 
 /** Pids from cgroup.procs of dir and its descendants (in order, first one first), at most `limit`. */

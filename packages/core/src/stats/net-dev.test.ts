@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { makeFixture } from '../cm/testing/cgroup-fixture.ts';
 import { readNetDev } from './net-dev.ts';
+import { StatFiles } from './stat-files.ts';
 
 // A node's /proc/<pid>/net/dev with a pod bridge and the host ends of two pods' veth pairs (this format from a real
 // host). Pod-to-pod traffic is received on one veth and sent on the other, so counting the veths makes the node's
@@ -22,11 +23,27 @@ test('readNetDev leaves out the devices cAdvisor ignores (lo, veth*, docker*, ne
   const fx = makeFixture('v2');
   try {
     fx.write('/proc/42/net/dev', NODE_NET_DEV);
-    const ifaces = await readNetDev(fx.fs, 42);
+    const files = new StatFiles(fx.fs);
+    const ifaces = await files.run((f) => readNetDev(f, 42));
     assert.deepEqual(ifaces?.map((i) => i.name), ['eth0', 'nodelet-e9']);
     const sum = (k: 'rxBytes' | 'txBytes') => (ifaces ?? []).reduce((n, i) => n + i[k], 0);
     assert.deepEqual([sum('rxBytes'), sum('txBytes')], [2714457078 + 9140, 6044312 + 744]);
-    assert.equal(await readNetDev(fx.fs, 43), undefined);
+    assert.equal(await files.run((f) => readNetDev(f, 43)), undefined);
+    assert.deepEqual(await new StatFiles({ ...fx.fs, readPseudoInto: undefined }).run((f) => readNetDev(f, 42)), ifaces, 'read as text: the same');
+  } finally {
+    rmSync(fx.root, { recursive: true, force: true });
+  }
+});
+
+test('a net/dev longer than the reused buffer (64 KiB) is read whole', async () => {
+  const fx = makeFixture('v2');
+  try {
+    const line = (i: number) => `eth${i}: ${i} 1 0 0 0 0 0 0 ${2 * i} 2 0 0 0 0 0 0\n`;
+    const lines = Array.from({ length: 3000 }, (_, i) => line(i));
+    fx.write('/proc/7/net/dev', NODE_NET_DEV + lines.join(''));
+    const ifaces = await new StatFiles(fx.fs).run((f) => readNetDev(f, 7));
+    assert.equal(ifaces?.length, 3000 + 2);
+    assert.deepEqual(ifaces?.at(-1), { name: 'eth2999', rxBytes: 2999, rxPackets: 1, rxErrors: 0, rxDropped: 0, txBytes: 5998, txPackets: 2, txErrors: 0, txDropped: 0 });
   } finally {
     rmSync(fx.root, { recursive: true, force: true });
   }

@@ -1,60 +1,138 @@
-/** Parsers for cgroup and /proc text files (flat "key value" files, single numbers, line counts). */
+/** Parsers for cgroup and /proc files: flat "key value" files, single numbers, lists and line counts from bytes; /proc text. */
 
-/** "key value" lines (memory.stat, cpu.stat, memory.events, cpuacct.stat) → numbers. */
-export function parseFlatKeyed(text: string | undefined): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (!text) return out;
-  // A scan by character codes: only the key and the value of each line are cut out (memory.stat has ≈ 36 lines and
-  // is read for every container each housekeeping; a regex match or a split allocates three to four strings a line).
-  const n = text.length;
-  const blank = (i: number) => {
-    const c = text.charCodeAt(i);
-    return c === 32 || c === 9 || c === 13;
-  };
+// The cgroup files every housekeeping sample reads are parsed from their bytes (read into one reused buffer,
+// stat-files.ts): no string per file, no string per key. Numbers are what Number() made of the text before: up to 15
+// digits are summed exactly (< 2^53); anything else (more digits, a sign, a dot, an exponent) goes through Number()
+// on the token's text, so a limit such as 9223372036854771712 rounds as Number("9223372036854771712") does.
+
+/** ASCII whitespace (what trim() and /\s+/ strip in these files): \t \n \v \f \r and space. */
+export function isBlank(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** The field separators of a flat "key value" line: space, tab, and the CR of a CRLF line. */
+function isSep(c: number): boolean {
+  return c === 32 || c === 9 || c === 13;
+}
+
+/** The number in b[a, e) as Number(text) reads it; NaN when it is none. */
+export function parseNumber(b: Buffer, a: number, e: number): number {
+  if (e > a && e - a <= 15) {
+    let v = 0;
+    let i = a;
+    for (; i < e; i++) {
+      const d = (b[i] as number) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === e) return v;
+  }
+  return Number(b.toString('utf8', a, e));
+}
+
+/**
+ * The keys a reader takes from a flat "key value" file (memory.stat, cpu.stat, cpuacct.stat, memory.events,
+ * memory.oom_control), and their values after a parse. One table per reader and file: its values hold until the
+ * next parse into it.
+ */
+export class KeyTable<K extends string> {
+  private readonly names: Buffer[];
+  private readonly index: Record<string, number> = {};
+  readonly values: Float64Array;
+
+  constructor(readonly keys: readonly K[]) {
+    this.names = keys.map((k) => Buffer.from(k));
+    keys.forEach((k, i) => (this.index[k] = i));
+    this.values = new Float64Array(keys.length).fill(Number.NaN);
+  }
+
+  /** The value of `key` from the last parse; undefined when the file had no such line (or no number on it). */
+  get(key: K): number | undefined {
+    const v = this.values[this.index[key] as number] as number;
+    return Number.isNaN(v) ? undefined : v;
+  }
+
+  /** Which key b[a, e) is, or -1. */
+  find(b: Buffer, a: number, e: number): number {
+    const len = e - a;
+    for (let k = 0; k < this.names.length; k++) {
+      const name = this.names[k] as Buffer;
+      if (name.length === len && name[0] === b[a] && b.compare(name, 0, len, a, e) === 0) return k;
+    }
+    return -1;
+  }
+}
+
+/**
+ * "key value" lines of b[0, n) into `t`: the first two blank-separated fields of each line; a later line of the same
+ * key wins; a value that is not a finite number is skipped. Keys not in `t` are passed over without a copy.
+ */
+export function parseFlatKeyed<K extends string>(b: Buffer, n: number, t: KeyTable<K>): KeyTable<K> {
+  t.values.fill(Number.NaN);
   for (let i = 0; i < n; ) {
-    let end = text.indexOf('\n', i);
-    if (end < 0) end = n;
+    let end = i;
+    while (end < n && b[end] !== 10) end++;
     let a = i;
-    while (a < end && blank(a)) a++;
-    let b = a;
-    while (b < end && !blank(b)) b++;
-    let c = b;
-    while (c < end && blank(c)) c++;
+    while (a < end && isSep(b[a] as number)) a++;
+    let e = a;
+    while (e < end && !isSep(b[e] as number)) e++;
+    let c = e;
+    while (c < end && isSep(b[c] as number)) c++;
     let d = c;
-    while (d < end && !blank(d)) d++;
-    if (b > a && d > c) {
-      const v = Number(text.slice(c, d));
-      if (Number.isFinite(v)) out[text.slice(a, b)] = v;
+    while (d < end && !isSep(b[d] as number)) d++;
+    if (e > a && d > c) {
+      const k = t.find(b, a, e);
+      if (k >= 0) {
+        const v = parseNumber(b, c, d);
+        if (Number.isFinite(v)) t.values[k] = v;
+      }
     }
     i = end + 1;
   }
-  return out;
+  return t;
 }
 
-/** A single integer file; 'max' → -1; absent or garbage → undefined. */
-/** A whitespace-separated list of integers (cpuacct.usage_percpu); undefined when missing or malformed. */
-export function parseList(text: string | undefined): number[] | undefined {
-  if (text === undefined) return undefined;
-  const parts = text.trim().split(/\s+/).filter((p) => p !== '');
-  if (parts.length === 0 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
-  return parts.map(Number);
+/** A single-number file in b[0, n): 'max' → -1; blank or garbage → undefined. */
+export function parseSingle(b: Buffer, n: number): number | undefined {
+  let a = 0;
+  let e = n;
+  while (a < e && isBlank(b[a] as number)) a++;
+  while (e > a && isBlank(b[e - 1] as number)) e--;
+  if (e === a) return undefined;
+  if (e - a === 3 && b[a] === 109 && b[a + 1] === 97 && b[a + 2] === 120) return -1; // "max"
+  const v = parseNumber(b, a, e);
+  return Number.isFinite(v) ? v : undefined;
 }
 
-export function parseSingle(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const t = text.trim();
-  if (t === 'max') return -1;
-  if (t === '') return undefined;
-  const n = Number(t);
-  return Number.isFinite(n) ? n : undefined;
+/** Blank-separated unsigned integers in b[0, n) (cpuacct.usage_percpu); undefined when none or one is not digits. */
+export function parseList(b: Buffer, n: number): number[] | undefined {
+  const out: number[] = [];
+  for (let i = 0; i < n; ) {
+    while (i < n && isBlank(b[i] as number)) i++;
+    if (i >= n) break;
+    const a = i;
+    while (i < n && !isBlank(b[i] as number)) {
+      const c = b[i] as number;
+      if (c < 48 || c > 57) return undefined;
+      i++;
+    }
+    out.push(parseNumber(b, a, i));
+  }
+  return out.length === 0 ? undefined : out;
 }
 
-/** Non-empty lines (cgroup.procs, tasks, cgroup.threads). */
-export function countLines(text: string | undefined): number {
-  if (text === undefined) return 0;
-  let n = 0;
-  for (const l of text.split('\n')) if (l.trim() !== '') n++;
-  return n;
+/** Lines of b[0, n) with something other than blanks on them (cgroup.procs, tasks, cgroup.threads). */
+export function countLines(b: Buffer, n: number): number {
+  let count = 0;
+  let seen = false;
+  for (let i = 0; i < n; i++) {
+    const c = b[i] as number;
+    if (c === 10) {
+      if (seen) count++;
+      seen = false;
+    } else if (!isBlank(c)) seen = true;
+  }
+  return seen ? count + 1 : count;
 }
 
 /** /proc/meminfo → bytes ("MemTotal: 24576000 kB" → 24576000 × 1024). */

@@ -4,6 +4,7 @@ import type { Clock } from '../util/clock.ts';
 import { readNetDev } from './net-dev.ts';
 import { createNetnsPidCache } from './netns-pid.ts';
 import { memoryFromMeminfo, readMeminfo, readProcStat } from './proc-readers.ts';
+import { StatFiles } from './stat-files.ts';
 import { USER_HZ } from './cgroup-stats-v1.ts';
 import type { CgroupStatsReader, ContainerSample, CpuSample, TrackedContainer } from './types.ts';
 
@@ -12,16 +13,16 @@ export type Sampler = (target: TrackedContainer) => Promise<ContainerSample | un
 
 export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostFs; clock: Clock; procRoot?: string }): Sampler {
   const netPids = createNetnsPidCache(deps.fs, async (cg) => (await deps.reader.pids(cg, 1))[0], deps.procRoot);
+  // On the real fs a sample's cgroup files are read and parsed in one synchronous pass (stat-files.ts).
+  const files = new StatFiles(deps.fs);
   return async (target) => {
-    const [cgCpu, cgMemory, processes] = await Promise.all([
-      deps.reader.cpu(target.cgroup),
-      deps.reader.memory(target.cgroup),
-      // The node's process count comes from /proc/loadavg (Summary rlimit); walking the whole tree is not worth it.
-      target.cgroup === '/' ? Promise.resolve(undefined) : deps.reader.processes(target.cgroup),
-    ]);
-    const cpu = target.cgroup === '/' && cgCpu && !cgCpu.perCpuNanoseconds ? await nodePerCpu(deps.fs, cgCpu, deps.procRoot) : cgCpu;
+    const node = target.cgroup === '/';
+    // The node's process count comes from /proc/loadavg (Summary rlimit); walking the whole tree is not worth it.
+    const read = files.run((f) => deps.reader.read(f, target.cgroup, !node));
+    const { cpu: cgCpu, memory: cgMemory, processes } = read instanceof Promise ? await read : read;
+    const cpu = node && cgCpu && !cgCpu.perCpuNanoseconds ? await nodePerCpu(deps.fs, cgCpu, deps.procRoot) : cgCpu;
     let memory = cgMemory;
-    if (!memory && target.cgroup === '/') {
+    if (!memory && node) {
       const mi = await readMeminfo(deps.fs, deps.procRoot);
       memory = mi ? memoryFromMeminfo(mi) : undefined;
     }
@@ -31,9 +32,10 @@ export function createCgroupSampler(deps: { reader: CgroupStatsReader; fs: HostF
     if (memory) sample.memory = memory;
     if (processes) sample.processes = processes;
     if (target.network) {
-      const pid = target.cgroup === '/' ? ('self' as const) : await netPids.pid(target.cgroup, deps.clock.monotonic());
+      const pid = node ? ('self' as const) : await netPids.pid(target.cgroup, deps.clock.monotonic());
       if (pid !== undefined) {
-        const net = await readNetDev(deps.fs, pid, deps.procRoot);
+        const got = files.run((f) => readNetDev(f, pid, deps.procRoot));
+        const net = got instanceof Promise ? await got : got;
         if (net) sample.network = net;
       }
     }

@@ -4,6 +4,7 @@
  * epoch milliseconds from the injected Clock.
  */
 import type { CgroupName } from '../cm/types.ts';
+import type { FileBytes } from './stat-files.ts';
 
 export interface CpuSample {
   /** Cumulative CPU time, ns (cpuacct.usage / cpu.stat usage_usec). */
@@ -79,13 +80,18 @@ export interface ContainerSample {
   network?: InterfaceSample[];
 }
 
+/** What a sample reads from a cgroup's own files; a controller or file absent leaves its field out. */
+export interface CgroupStats {
+  cpu?: CpuSample;
+  memory?: MemorySample;
+  processes?: ProcessSample;
+}
+
 /** Reads cgroup statistics for a logical cgroup name; absent controllers/files leave fields out. */
 export interface CgroupStatsReader {
   readonly driver: 'v1' | 'v2';
-  cpu(name: CgroupName): Promise<CpuSample | undefined>;
-  memory(name: CgroupName): Promise<MemorySample | undefined>;
-  processes(name: CgroupName): Promise<ProcessSample | undefined>;
-  /** Pids of the cgroup and its descendants (for the network namespace of a pod). */
+  /** cpu, memory and (withProcesses) the process counts of a cgroup, from its files in one pass (stat-files.ts). */
+  read(f: FileBytes, name: CgroupName, withProcesses: boolean): CgroupStats;
   /** Pids of the cgroup and its descendants, first ones first; at most `limit` (the walk stops there). */
   pids(name: CgroupName, limit?: number): Promise<number[]>;
 }
