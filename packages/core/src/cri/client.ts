@@ -9,6 +9,7 @@ import { realClock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { toGrpcTarget } from './errors.ts';
 import { serverStream, unaryCall, type CallContext } from './grpc-call.ts';
+import { ListMemo } from './list-memo.ts';
 import type { ContainerEventResponse__Output, ExecSyncResponse__Output, VersionResponse__Output } from './proto-types.ts';
 import { DEFAULT_CRI_TIMEOUT_MS, type CriCallOptions, type CriClient } from './types.ts';
 
@@ -54,6 +55,7 @@ export function createCriClient(endpoint: string, opts: CriClientOptions = {}): 
     clock: opts.clock ?? realClock,
     log: opts.logger?.child('cri', { endpoint }),
     isClosed: () => closed,
+    memo: new ListMemo(),
   };
   const r =
     <Res>(rpc: string, timeout: number | null = dflt) =>

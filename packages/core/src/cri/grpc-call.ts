@@ -3,14 +3,9 @@ import * as grpc from '@grpc/grpc-js';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import { errorFromGrpc } from './errors.ts';
+import { MEMO_LIST_FIELD, type ListMemo } from './list-memo.ts';
 import { CriError } from './types.ts';
 
-type UnaryFn = (
-  req: unknown,
-  md: grpc.Metadata,
-  opts: grpc.CallOptions,
-  cb: (err: grpc.ServiceError | null, res?: unknown) => void,
-) => grpc.ClientUnaryCall;
 type StreamFn = (req: unknown, md: grpc.Metadata, opts: grpc.CallOptions) => grpc.ClientReadableStream<unknown>;
 
 export interface CallContext {
@@ -18,12 +13,40 @@ export interface CallContext {
   clock: Clock;
   log?: Logger;
   isClosed(): boolean;
+  /** Decodes repeated list answers once (list-memo.ts). */
+  memo: ListMemo;
 }
 
 function method<F>(client: grpc.Client, rpc: string): F {
   const f = (client as unknown as Record<string, unknown>)[rpc];
   if (typeof f !== 'function') throw new Error(`CRI client has no method ${rpc}`);
   return f.bind(client) as F;
+}
+
+/**
+ * Starts a unary call with the service's own (de)serializers; a memoized list RPC serializes its request first, as
+ * the key of its last answer, and decodes through the memo.
+ */
+function startUnary(
+  ctx: CallContext,
+  client: grpc.Client,
+  rpc: string,
+  req: unknown,
+  md: grpc.Metadata,
+  opts: grpc.CallOptions,
+  cb: (err: grpc.ServiceError | null, res?: unknown) => void,
+): grpc.ClientUnaryCall {
+  const def = (client.constructor as grpc.ServiceClientConstructor).service?.[rpc];
+  if (!def) throw new Error(`CRI client has no method ${rpc}`);
+  let bytes: Buffer | undefined;
+  try {
+    if (MEMO_LIST_FIELD[rpc]) bytes = def.requestSerialize(req);
+  } catch {
+    // a request that does not serialize fails in the call as any other does (INTERNAL)
+  }
+  if (!bytes) return client.makeUnaryRequest(def.path, def.requestSerialize, def.responseDeserialize, req, md, opts, cb);
+  const request = bytes;
+  return client.makeUnaryRequest(def.path, () => request, ctx.memo.deserializer(rpc, request, def.responseDeserialize), req, md, opts, cb);
 }
 
 const cancelled = (rpc: string, endpoint: string, why: string) =>
@@ -48,7 +71,7 @@ export function unaryCall<Res>(
     const callOpts: grpc.CallOptions = timeoutMs == null ? {} : { deadline: ctx.clock.now() + timeoutMs };
     const md = new grpc.Metadata({ waitForReady });
     const onAbort = () => call.cancel();
-    const call = method<UnaryFn>(client, rpc)(req ?? {}, md, callOpts, (err, res) => {
+    const call = startUnary(ctx, client, rpc, req ?? {}, md, callOpts, (err, res) => {
       signal?.removeEventListener('abort', onAbort);
       if (!err) return resolve(res as Res);
       if (signal?.aborted) return reject(cancelled(rpc, ctx.endpoint, 'was cancelled by the caller'));

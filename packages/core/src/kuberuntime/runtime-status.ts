@@ -1,6 +1,7 @@
 /** Reading the runtime: all pods (ListPodSandbox + ListContainers) and one pod's full status. */
 import type { CriClient } from '../cri/types.ts';
-import type { ContainerStatus__Output, PodSandboxStatus__Output } from '../cri/proto-types.ts';
+import { deepFreeze } from '../cri/deep-freeze.ts';
+import type { Container__Output, ContainerStatus__Output, PodSandbox__Output, PodSandboxStatus__Output } from '../cri/proto-types.ts';
 import { isNotFound } from '../cri/types.ts';
 import { podInfoFromLabels, POD_UID_LABEL } from '../container/labels.ts';
 import type { ContainerStatus, PodStatus, RuntimePod, SandboxStatus } from '../container/types.ts';
@@ -9,11 +10,29 @@ import { readTerminationMessage, withTerminationMessage, type TerminationMessage
 
 type Cri = Pick<CriClient, 'listPodSandbox' | 'listContainers' | 'podSandboxStatus' | 'containerStatus'>;
 
+/**
+ * The last lists and their conversion, per client and filter: the CRI client hands out the same (frozen) answer
+ * while the runtime's bytes do not change (cri/list-memo.ts), so HandlePodCleanups every 2 s converts nothing then.
+ */
+const lastConversion = new WeakMap<Cri, Map<string, { sandboxes: object; containers: object; pods: RuntimePod[] }>>();
+
+/** The runtime's pods (running ones unless `all`), deep-frozen: callers share one result while nothing changes. */
 export async function listRuntimePods(cri: Cri, type: string, all: boolean): Promise<RuntimePod[]> {
   const [sandboxes, containers] = await Promise.all([
     cri.listPodSandbox(all ? {} : { filter: { state: { state: 'SANDBOX_READY' } } }),
     cri.listContainers(all ? {} : { filter: { state: { state: 'CONTAINER_RUNNING' } } }),
   ]);
+  const key = `${type}\0${all}`;
+  let byKey = lastConversion.get(cri);
+  const last = byKey?.get(key);
+  if (last && last.sandboxes === sandboxes && last.containers === containers) return last.pods;
+  const pods = deepFreeze(toRuntimePods(sandboxes.items, containers.containers, type));
+  if (!byKey) lastConversion.set(cri, (byKey = new Map()));
+  byKey.set(key, { sandboxes, containers, pods });
+  return pods;
+}
+
+function toRuntimePods(sandboxes: PodSandbox__Output[], containers: Container__Output[], type: string): RuntimePod[] {
   const pods = new Map<string, RuntimePod>();
   const podFor = (labels: Record<string, string>): RuntimePod | undefined => {
     const info = podInfoFromLabels(labels);
@@ -25,8 +44,8 @@ export async function listRuntimePods(cri: Cri, type: string, all: boolean): Pro
     }
     return p;
   };
-  for (const s of sandboxes.items) podFor(s.labels)?.sandboxes.push(toRuntimeSandbox(s, type));
-  for (const c of containers.containers) podFor(c.labels)?.containers.push(toRuntimeContainer(c, type));
+  for (const s of sandboxes) podFor(s.labels)?.sandboxes.push(toRuntimeSandbox(s, type));
+  for (const c of containers) podFor(c.labels)?.containers.push(toRuntimeContainer(c, type));
   for (const p of pods.values()) {
     p.sandboxes.sort((a, b) => b.createdAt - a.createdAt);
     p.containers.sort((a, b) => b.createdAt - a.createdAt);

@@ -1,10 +1,12 @@
 /**
  * A recording in-memory CRI runtime for core's unit tests. Behaves like containerd where tests care:
  * NOT_FOUND for unknown ids on status/stop, idempotent removes, `{ image: null }` for absent images,
- * UNKNOWN for duplicate container names. Timestamps (ns) come from the injected clock.
+ * UNKNOWN for duplicate container names. Timestamps (ns) come from the injected clock. List answers are
+ * deep-frozen as the real client's (cri/list-memo.ts), so a caller that mutates one fails its tests.
  */
 import type * as T from '../proto-types.ts';
 import type { CriCallOptions, CriClient } from '../types.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 import { notFound, unknownErr } from './fake-base.ts';
 import * as S from './fake-state.ts';
 import type { FakeContainer, FakeSandbox } from './fake-state.ts';
@@ -74,7 +76,7 @@ export class FakeRuntime extends FakeRuntimeCore implements CriClient {
         (!f.state || sb.state === state) &&
         S.matchesLabels(sb.config.labels, f.labelSelector),
     );
-    return { items: items.map(S.toPodSandbox) };
+    return deepFreeze({ items: items.map(S.toPodSandbox) });
   }
 
   // ---- containers ------------------------------------------------------------------------------------
@@ -146,7 +148,7 @@ export class FakeRuntime extends FakeRuntimeCore implements CriClient {
         (!f.state || c.state === state) &&
         S.matchesLabels(c.config.labels, f.labelSelector),
     );
-    return { containers: list.map(S.toContainer) };
+    return deepFreeze({ containers: list.map(S.toContainer) });
   }
 
   async containerStatus(req: T.ContainerStatusRequest, o?: CriCallOptions): Promise<T.ContainerStatusResponse__Output> {
@@ -224,7 +226,7 @@ export class FakeRuntime extends FakeRuntimeCore implements CriClient {
 
   async listImages(req: T.ListImagesRequest = {}, o?: CriCallOptions): Promise<T.ListImagesResponse__Output> {
     await this.begin('listImages', req, o, this.closed);
-    return { images: this.imageStore.list(req.filter?.image?.image ?? undefined) };
+    return deepFreeze({ images: structuredClone(this.imageStore.list(req.filter?.image?.image ?? undefined)) });
   }
 
   async imageStatus(req: T.ImageStatusRequest, o?: CriCallOptions): Promise<T.ImageStatusResponse__Output> {
