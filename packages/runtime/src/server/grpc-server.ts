@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { loadCriPackage } from '../../../../proto/load.ts';
 import type { ImageServiceHandlers } from '../../../../proto/gen/runtime/v1/ImageService.ts';
 import type { RuntimeServiceHandlers } from '../../../../proto/gen/runtime/v1/RuntimeService.ts';
+import { withListFrames } from './list-frames.ts';
 
 /** A grpc-js server for RuntimeService + ImageService on a unix socket (a stale socket file is replaced). */
 export async function serveCri(
@@ -13,7 +14,7 @@ export async function serveCri(
 ): Promise<{ server: grpc.Server; close(): Promise<void> }> {
   const pkg = loadCriPackage();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.max_send_message_length': 16 * 1024 * 1024 });
-  server.addService(pkg.runtime.v1.RuntimeService.service, runtime);
+  server.addService(withListFrames(pkg.runtime.v1.RuntimeService.service), runtime);
   server.addService(pkg.runtime.v1.ImageService.service, images);
   if (await socketInUse(socketPath)) throw new Error(`another process is serving on ${socketPath}`);
   rmSync(socketPath, { force: true });

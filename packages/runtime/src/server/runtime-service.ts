@@ -7,6 +7,8 @@ import { ok, fail } from '../runtime/result.ts';
 import { runtimeHandlers } from '../runtime/handlers.ts';
 import type { RuntimeEvent } from '../runtime/events.ts';
 import { toContainerItem, toContainerStats, toContainerStatus, toSandboxItem, toSandboxStatus } from './convert.ts';
+import { ListItems } from './list-frames.ts';
+import type { ContainerRecord } from '../state/types.ts';
 import { podSandboxStats } from './pod-stats.ts';
 import { goJson } from './verbose-config.ts';
 import { unary, unimplemented, unimplementedStream } from './unary.ts';
@@ -21,6 +23,9 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
   const log = rt.ctx.logger;
   const ctx = rt.ctx;
   const image = (id: string) => ctx.images.status(id);
+  // List items kept per record while unchanged: the gRPC server encodes each once (list-frames.ts).
+  const sandboxItems = new ListItems(toSandboxItem);
+  const containerItems = new ListItems((c: ContainerRecord) => toContainerItem(c, image(c.imageId)));
   const containerStatus = (id: string) => {
     const c = ctx.store.containers.get(id);
     return c ? toContainerStatus(c, image(c.imageId)) : undefined;
@@ -62,7 +67,7 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
         : {};
       return ok({ status: toSandboxStatus(s), info, containersStatuses, timestamp: Date.now() * 1e6 });
     }),
-    ListPodSandbox: unary(log, 'ListPodSandbox', (req) => ok({ items: rt.listSandboxes(req.filter).map(toSandboxItem) })),
+    ListPodSandbox: unary(log, 'ListPodSandbox', (req) => ok({ items: rt.listSandboxes(req.filter).map((s) => sandboxItems.of(s)) })),
     CreateContainer: unary(log, 'CreateContainer', (req) => {
       if (!req.config) return fail('INVALID_ARGUMENT', 'config is required');
       return map(rt.createContainer(req.podSandboxId, req.config), (containerId) => ({ containerId }));
@@ -71,7 +76,7 @@ export function runtimeServiceHandlers(rt: Runtime, streaming?: StreamingServer)
     StopContainer: unary(log, 'StopContainer', async (req) => map(await rt.stopContainer(req.containerId, req.timeout), () => ({}))),
     RemoveContainer: unary(log, 'RemoveContainer', async (req) => map(await rt.removeContainer(req.containerId), () => ({}))),
     ListContainers: unary(log, 'ListContainers', (req) =>
-      ok({ containers: rt.listContainers(req.filter).map((c) => toContainerItem(c, image(c.imageId))) })),
+      ok({ containers: rt.listContainers(req.filter).map((c) => containerItems.of(c)) })),
     ContainerStatus: unary(log, 'ContainerStatus', (req) => {
       const c = ctx.store.findContainer(req.containerId);
       if (!c) return fail('NOT_FOUND', `an error occurred when try to find container "${req.containerId}": not found`);
