@@ -65,26 +65,51 @@ describe('ListMemo', () => {
     const fewer = memo.deserializer('ListContainers', req(), decode)(encode([container('a')])) as ReturnType<typeof decode>;
     assert.notEqual(fewer, first);
     assert.deepEqual(fewer, decode(encode([container('a')])));
+    // as many items, each equal to one of the last answer's, but one twice: not a reordering
+    const memo2 = new ListMemo();
+    const ab = memo2.deserializer('ListContainers', req(), decode)(encode([container('a'), container('b')]));
+    const aa = memo2.deserializer('ListContainers', req(), decode)(encode([container('a'), container('a')]));
+    assert.notEqual(aa, ab);
+    assert.deepEqual(aa, decode(encode([container('a'), container('a')])));
   });
 
-  it('keeps one answer per request: another filter answers differently', () => {
+  it('keeps whole-node lists only (a state filter is one); a per-pod or per-id list is decoded and not kept', () => {
     const memo = new ListMemo();
     const all = encode([container('a'), container('b')]);
     const one = encode([container('a')]);
     const a1 = memo.deserializer('ListContainers', req(), decode)(all);
-    const b1 = memo.deserializer('ListContainers', req({ filter: { id: 'a' } }), decode)(one);
+    const running = req({ filter: { state: { state: 'CONTAINER_RUNNING' } } });
+    const r1 = memo.deserializer('ListContainers', running, decode)(all);
+    assert.equal(memo.size, 2);
+    for (const filter of [{ id: 'a' }, { podSandboxId: 'sb-a' }, { labelSelector: { 'io.kubernetes.pod.uid': 'uid-a' } }]) {
+      const d = memo.deserializer('ListContainers', req({ filter }), decode);
+      assert.equal(d, decode);
+      assert.deepEqual(d(one), decode(one));
+    }
+    const sbDecode = service.ListPodSandbox.responseDeserialize;
+    assert.equal(memo.deserializer('ListPodSandbox', service.ListPodSandbox.requestSerialize({ filter: { labelSelector: { a: 'b' } } }), sbDecode), sbDecode);
+    const images = loadCriPackage().runtime.v1.ImageService.service.ListImages;
+    assert.equal(memo.deserializer('ListImages', images.requestSerialize({ filter: { image: { image: 'busybox' } } }), decode), decode);
+    assert.equal(memo.size, 2);
+    // an empty id or selector filters nothing: the whole node (its own request, as its bytes differ)
+    const empty = req({ filter: { id: '', labelSelector: {} } });
+    const e1 = memo.deserializer('ListContainers', empty, decode)(all);
+    assert.equal(memo.deserializer('ListContainers', empty, decode)(all), e1);
+    assert.equal(memo.size, 3);
     assert.equal(memo.deserializer('ListContainers', req(), decode)(all), a1);
-    assert.equal(memo.deserializer('ListContainers', req({ filter: { id: 'a' } }), decode)(one), b1);
-    assert.equal(memo.counts.hits, 2);
+    assert.equal(memo.deserializer('ListContainers', running, decode)(all), r1);
+    assert.equal(memo.counts.hits, 3);
   });
 
   it('forgets the least recently used request beyond its bound', () => {
     const memo = new ListMemo(2);
     const bytes = encode([container('a')]);
-    const first = memo.deserializer('ListContainers', req({ filter: { id: '1' } }), decode)(bytes);
-    memo.deserializer('ListContainers', req({ filter: { id: '2' } }), decode)(bytes);
-    memo.deserializer('ListContainers', req({ filter: { id: '3' } }), decode)(bytes);
-    assert.notEqual(memo.deserializer('ListContainers', req({ filter: { id: '1' } }), decode)(bytes), first);
+    const state = (s: string) => req({ filter: { state: { state: s } } });
+    const first = memo.deserializer('ListContainers', state('CONTAINER_RUNNING'), decode)(bytes);
+    memo.deserializer('ListContainers', state('CONTAINER_EXITED'), decode)(bytes);
+    memo.deserializer('ListContainers', req(), decode)(bytes);
+    assert.equal(memo.size, 2);
+    assert.notEqual(memo.deserializer('ListContainers', state('CONTAINER_RUNNING'), decode)(bytes), first);
     assert.equal(memo.counts.hits, 0);
   });
 
