@@ -1,5 +1,5 @@
 // Finds pod cgroup directories (pod<uid>, under any kubepods tree of any mounted hierarchy).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = '/sys/fs/cgroup';
@@ -42,3 +42,18 @@ export function leftoverPodCgroups(uids: string[], cgroupRoot = '/'): string[] {
 
 /** Removes a test's private cgroup root from every hierarchy; returns what could not be removed. */
 export { removeCgroupTree as removeCgroupRoot } from '@nodelet/agent/testing';
+
+/**
+ * The agent log's lines about `uids` and about pod cgroups (the last 60), for a test's output when a pod cgroup
+ * stays behind: the agent's dir is removed with it.
+ */
+export function agentLogAbout(logFile: string, uids: string[]): string {
+  let text = '';
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch (err) {
+    return `no agent log at ${logFile}: ${String(err)}`;
+  }
+  const lines = text.split('\n').filter((l) => uids.some((u) => l.includes(u)) || /pod cgroup|orphan|StopContainer|StopPodSandbox|killing/i.test(l));
+  return `agent log about ${uids.join(', ')} (last ${Math.min(60, lines.length)} of ${lines.length} lines):\n${lines.slice(-60).join('\n')}`;
+}

@@ -4,6 +4,7 @@
 // embedded-node.test.ts, containerd-node.test.ts), so each file stays within the runner's per-file timeout; sidecar
 // containers have a pair of their own (embedded-sidecar.test.ts, containerd-sidecar.test.ts).
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCriClient } from '@nodelet/core/cri';
@@ -12,7 +13,7 @@ import { createAgentProcess } from './agent-process.ts';
 import type { ConformanceRuntime } from './runtimes.ts';
 import type { SuiteContext } from './suite-context.ts';
 import { bareId, containerStatus as cs, ctr, getPod, listPods, logs, removePod, waitPod, writePod } from './pods.ts';
-import { leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
+import { agentLogAbout, leftoverPodCgroups, removeCgroupRoot } from './cgroups.ts';
 import { definePodScenarios } from './scenarios-pods.ts';
 import { defineDisruptionScenarios } from './scenarios-disruption.ts';
 import { defineDeadlineScenarios } from './scenarios-deadline.ts';
@@ -78,6 +79,10 @@ export function conformanceSuite(name: string, make: () => Promise<ConformanceRu
       // The agent removes pod cgroups in housekeeping (every 2 s): give it the time before stopping it (a CI run
       // once found one pod's cgroup still there after 20 s; the pods' names go into the message).
       await waitUntil('pod cgroups removed', () => leftoverPodCgroups(uids, ctx.cgroupRoot).length === 0, 45_000).catch(() => {});
+      // The agent's dir goes with dispose(): when a pod's cgroup stays, its story goes into the test's output first
+      // (a CI run found one after 105 s, which two local reruns did not repeat).
+      const stuck = uids.filter((u) => leftoverPodCgroups([u], ctx.cgroupRoot).length > 0);
+      if (stuck.length > 0) console.error(agentLogAbout(join(ctx.agent.dir, 'agent.log'), stuck));
       ctx.cri?.close();
       await ctx.agent.dispose();
       await ctx.rt.down();
