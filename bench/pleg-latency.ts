@@ -12,7 +12,6 @@
 // figures pool every client's receipt); the load average is printed beside each row. The agent is the compiled
 // daemon (dist/agent/main.js, built when stale; `--dist <dir>` a build elsewhere), as deployed.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
-import { benchPodManifest, compiledAgentMain, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, compiledAgentMain, getJsonKeptAlive, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
@@ -55,24 +54,8 @@ function pidsWith(mark: string): number[] {
   return out;
 }
 
-/** One kept-alive connection for the 5 ms polls (fetch costs the bench ≈ 2× the CPU of node:http per GET). */
-const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
-
-function pods(stack: Stack): Promise<Pod[]> {
-  return new Promise((resolve, reject) => {
-    get(`${stack.readOnlyUrl}/pods`, { agent: keepAlive }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => {
-        try {
-          resolve((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { items: Pod[] }).items);
-        } catch (err) {
-          reject(err);
-        }
-      });
-      r.on('error', reject);
-    }).on('error', reject);
-  });
+async function pods(stack: Stack): Promise<Pod[]> {
+  return (await getJsonKeptAlive<{ items: Pod[] }>(`${stack.readOnlyUrl}/pods`)).items;
 }
 
 /**

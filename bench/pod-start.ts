@@ -6,7 +6,6 @@
 // `--singles N` and `--bursts 30,110` pick the sizes (CI's smoke: 1 and 3); `--dist <dir>` runs a build made with
 // `node scripts/build.mjs --out <dir>` instead of dist/ (an A/B of two builds in one sitting).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +15,7 @@ import { createAgentProcess, type AgentProcess } from '../tests/conformance/agen
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { captureTemplate, instantiate, type FloorTemplate } from './floor-config.ts';
 import { operationDurations, perStart } from './runtime-ops.ts';
-import { benchPodManifest, compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, compiledAgentMain, getJsonKeptAlive, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 
 type SandboxConfig = NonNullable<Parameters<CriClient['runPodSandbox']>[0]['config']>;
@@ -53,19 +52,8 @@ export interface StartRow {
   error?: string;
 }
 
-/** One kept-alive connection for the polls: fetch cost the bench ≈ 2× the CPU of node:http per GET. */
-const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
-
 async function podPhases(agent: AgentProcess): Promise<Map<string, string>> {
-  const text = await new Promise<string>((resolve, reject) => {
-    get(`${agent.readOnlyUrl}/pods`, { agent: keepAlive }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      r.on('error', reject);
-    }).on('error', reject);
-  });
-  const body = JSON.parse(text) as { items: Array<{ metadata: { name: string }; status?: { phase?: string } }> };
+  const body = await getJsonKeptAlive<{ items: Array<{ metadata: { name: string }; status?: { phase?: string } }> }>(`${agent.readOnlyUrl}/pods`);
   return new Map(body.items.map((p) => [p.metadata.name, p.status?.phase ?? '']));
 }
 

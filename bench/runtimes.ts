@@ -2,6 +2,7 @@
 // scripts/containerd-up.sh when running as root. `--runtime embedded|containerd|both` picks (default both).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../e2e/harness.ts';
@@ -75,4 +76,25 @@ export function compiledAgentMain(dist?: string): string {
 /** "machine: 2 × <cpu>, 24 GiB, node v20…": the line every bench table prints above itself. */
 export function machineLine(): string {
   return `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`;
+}
+
+/** One kept-alive connection for the benches' fast polls of an agent (fetch cost ≈ 2× the CPU of node:http per GET). */
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** GET `url` over the kept-alive connection, its body parsed as JSON. */
+export function getJsonKeptAlive<T>(url: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: keepAlive }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as T);
+        } catch (err) {
+          reject(err);
+        }
+      });
+      r.on('error', reject);
+    }).on('error', reject);
+  });
 }
