@@ -260,3 +260,35 @@ test('an entry that does not show the sync\'s changes yet: the fresh read is ask
   assert.equal(handlers.log.length, 2);
   assert.equal(handlers.statuses[1]?.containerStatuses[0]?.state, 'running');
 });
+
+test('a deleted pod whose termination step failed is retried after the back-off by housekeeping, until it finishes (no source sends it another update)', async () => {
+  const { clock, cache, handlers, workers, flush, tick } = setup();
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  handlers.failTerminating.set('a', 2);
+  workers.updatePod({ updateType: 'kill', pod: v('a', '1') });
+  await tick();
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(handlers.log, ['sync a create v1', 'terminating a -']);
+  assert.equal(workers.isPodKnownTerminated('uid-a'), false);
+  // The pod is gone from every source: the resync queue would sync only desired pods.
+  workers.syncKnownPods(new Set());
+  await flush();
+  assert.equal(handlers.log.length, 2, 'not before the back-off');
+  await clock.step(10_000);
+  cache.updateTime(clock.now());
+  workers.syncKnownPods(new Set());
+  await tick();
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(handlers.log.slice(2), ['terminating a -'], 'second attempt, fails again');
+  await clock.step(10_000);
+  cache.updateTime(clock.now());
+  workers.syncKnownPods(new Set());
+  await tick();
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(handlers.log.slice(3), ['terminating a -', 'terminated a']);
+  assert.equal(workers.isPodKnownTerminated('uid-a'), true);
+  assert.equal(workers.shouldPodRuntimeBeRemoved('uid-a'), true);
+  workers.syncKnownPods(new Set());
+  assert.deepEqual(workers.knownUids(), [], 'then forgotten');
+});

@@ -26,6 +26,8 @@ interface WorkerState extends PodLifecycle {
   pod?: V1Pod;
   runningPod?: RuntimePod;
   pending?: UpdatePodOptions;
+  /** The update of the last step (kubelet activeUpdate): redelivered to an orphan whose step failed. */
+  last?: UpdatePodOptions;
   working: boolean;
   gracePeriodOverride?: number;
   /** Status changes of the kills received (kubelet statusPostTerminating), applied in syncTerminatingPod. */
@@ -151,14 +153,23 @@ export class PodWorkers implements PodStateProvider {
 
   /**
    * Forgets finished workers whose pods are no longer desired (housekeeping, once every source is ready: from
-   * then on a pod the workers do not know counts as not running, as the kubelet's SyncKnownPods).
+   * then on a pod the workers do not know counts as not running, as the kubelet's SyncKnownPods). A worker
+   * whose pod is no longer desired but that has not finished drives it to the end itself: no source will send
+   * it another update, and the resync queue only syncs desired pods, so a failed termination step (a
+   * StopPodSandbox whose network teardown failed) is retried here with the last update, at the first
+   * housekeeping after its back-off (the kubelet's removeTerminatedWorker → requeueLastPodUpdate for orphans).
    */
   syncKnownPods(desired: ReadonlySet<string>): void {
     this.podsSynced = true;
     for (const [uid, w] of this.workers) {
-      if (w.phase === 'finished' && !desired.has(uid) && !w.working) {
+      if (desired.has(uid) || w.working) continue;
+      if (w.phase === 'finished') {
         this.workers.delete(uid);
         this.queue.delete(uid);
+      } else if (w.last && !w.pending && (this.queue.get(uid) ?? 0) <= this.deps.clock.now()) {
+        this.queue.delete(uid);
+        w.pending = w.last;
+        void this.run(w);
       }
     }
   }
@@ -176,6 +187,7 @@ export class PodWorkers implements PodStateProvider {
       while (w.pending && w.phase !== 'finished') {
         const u = w.pending;
         w.pending = undefined;
+        w.last = u;
         await this.step(w, u);
       }
       w.pending = undefined;

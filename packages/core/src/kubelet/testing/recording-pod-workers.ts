@@ -21,6 +21,8 @@ export class RecordingHandlers implements PodSyncHandlers {
   acting = new Set<string>();
   /** Per pod: what its acting sync reports as showing its changes (SyncPodOutcome.shownBy). */
   shown = new Map<string, (s: PodStatus) => boolean>();
+  /** Per pod: how many more syncTerminatingPod calls fail (a StopPodSandbox error). */
+  failTerminating = new Map<string, number>();
   /** The status each syncPod was given, in order. */
   statuses: PodStatus[] = [];
 
@@ -40,8 +42,14 @@ export class RecordingHandlers implements PodSyncHandlers {
     return { terminal: this.terminal.has(name), acted: this.acting.has(name), ...(shownBy ? { shownBy } : {}) };
   }
   async syncTerminatingPod(pod: V1Pod, _s: PodStatus, grace?: number): Promise<void> {
-    this.log.push(`terminating ${pod.metadata?.name} ${grace ?? '-'}`);
+    const name = pod.metadata?.name ?? '';
+    this.log.push(`terminating ${name} ${grace ?? '-'}`);
     await this.gate();
+    const fails = this.failTerminating.get(name) ?? 0;
+    if (fails > 0) {
+      this.failTerminating.set(name, fails - 1);
+      throw new Error('StopPodSandbox: failed to destroy network for sandbox');
+    }
   }
   async syncTerminatingRuntimePod(running: RuntimePod): Promise<void> {
     this.log.push(`terminating-runtime ${running.name}`);
