@@ -74,6 +74,19 @@ export interface ContainerStatus {
    * message): the pod worker waits a while for the read (kubelet/heard-exits.ts).
    */
   exitHeardAt?: number;
+  /** Where its termination message is read once it exited (kept from the runtime's read while it ran). */
+  messageSource?: MessageSource;
+}
+
+/**
+ * Where an exited container's termination message comes from (kept from the runtime's status while it ran, so an
+ * exit heard from an event can be given its message without the runtime's read): the host side of the mount at
+ * the annotated path, and whether the log is the fallback.
+ */
+export interface MessageSource {
+  /** The file on the host; absent when the container has no termination message path or no mount at it. */
+  hostPath?: string;
+  fallbackToLogsOnError: boolean;
 }
 
 export interface SandboxStatus {

@@ -3,8 +3,10 @@
  * event comes before CRI ContainerStatus says EXITED) carries no termination message: the kubelet reads that
  * from the container's file (or log) with the runtime's status. Upstream "[sig-node] Container Runtime blackbox
  * test on terminated container ..." (test/e2e/common/node/runtime.go at v1.28) reads the status once the phase
- * is terminal and expects the message in it, so no status may be published from such an exit: the pod's status
- * comes from the runtime's read (the PLEG syncs the pod again with PodSync once it has it).
+ * is terminal and expects the message in it, so no status may be published from such an exit without it: the
+ * message is read from the file whose place the runtime's read gave while the container ran (the mount at its
+ * terminationMessagePath), or — no place known, or the log to stand in — the pod's status comes from the
+ * runtime's read (the PLEG syncs the pod again with PodSync once it has it).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +18,7 @@ import { BasicStatusManager } from '../status/status-manager.ts';
 import { PodHandlers, type PodHandlerContext } from './pod-handlers.ts';
 import { ReasonCache } from './reason-cache.ts';
 import { HEARD_EXIT_WAIT_MS } from './heard-exits.ts';
-import { podStatusFromEvent } from '../kuberuntime/runtime-status.ts';
+import { heardExitMessage, podStatusFromEvent } from '../kuberuntime/runtime-status.ts';
 import type { TerminationMessageFs } from '../kuberuntime/termination-message.ts';
 import { eventPod, pod as runtimePod, setup as eventedPleg } from '../pleg/testing/evented-fixture.ts';
 
@@ -33,7 +35,7 @@ function exited(extra: Partial<ContainerStatus>): PodStatus {
   return { uid: 'uid-term', name: 'term', namespace: 'default', ips: ['10.0.0.2'], sandboxStatuses: [{ id: 'sb', state: 'ready', createdAt: 500, attempt: 0, ip: '10.0.0.2', additionalIps: [] }], containerStatuses: [c] };
 }
 
-function setup(runtimeSays: PodStatus) {
+function setup(runtimeSays: PodStatus, files: Record<string, string> = {}) {
   const clock = new FakeClock();
   const statusManager = new BasicStatusManager({ clock });
   const runtimeSyncs: string[] = [];
@@ -48,6 +50,7 @@ function setup(runtimeSays: PodStatus) {
     runtime: {
       syncPod: async (p: V1Pod) => (runtimeSyncs.push(p.metadata?.name ?? ''), { steps: [] }),
       getPodStatus: async (uid: string) => (reads.push(uid), structuredClone(runtimeSays)),
+      heardExitMessage: (c: ContainerStatus) => heardExitMessage(c, messages(files)),
       backOffRemaining: () => 0,
     },
   } as unknown as PodHandlerContext;
@@ -72,6 +75,34 @@ test("an exit heard from an event that the runtime shows: the status comes from 
   const st = statusManager.getPodStatus('uid-term');
   assert.equal(st?.phase, 'Succeeded');
   assert.deepEqual([st?.containerStatuses?.[0]?.state?.terminated?.exitCode, st?.containerStatuses?.[0]?.state?.terminated?.message], [0, 'DONE']);
+});
+
+// The place of the message file as the runtime's read of the running container gave it (the mount at the
+// annotated terminationMessagePath): makeMounts' <pod dir>/containers/<name>/<id>.
+const kept = { hostPath: '/var/lib/kubelet/pods/uid-term/containers/c/x1', fallbackToLogsOnError: false };
+
+test("an exit heard from an event, the message file's place known from the running container: published at once with the file's message, no runtime read", async () => {
+  const { clock, handlers, statusManager, reads, runtimeSyncs } = setup(stillRunning(), { [kept.hostPath]: 'DONE' });
+  const r = await handlers.syncPod('sync', pod, exited({ exitHeardAt: clock.now(), messageSource: kept }));
+  assert.equal(r.terminal, true);
+  assert.deepEqual(reads, [], 'no wait for the runtime to catch up');
+  assert.deepEqual(runtimeSyncs, []);
+  const st = statusManager.getPodStatus('uid-term');
+  assert.deepEqual([st?.phase, st?.containerStatuses?.[0]?.state?.terminated?.exitCode, st?.containerStatuses?.[0]?.state?.terminated?.message], ['Succeeded', 0, 'DONE']);
+});
+
+test('an exit heard from an event whose message is to come from the log (FallbackToLogsOnError, exit 1, empty file): the runtime is waited for', async () => {
+  const src = { ...kept, fallbackToLogsOnError: true };
+  const { clock, handlers, statusManager, reads } = setup(stillRunning(), { [kept.hostPath]: '' });
+  const r = await handlers.syncPod('sync', pod, exited({ exitHeardAt: clock.now(), exitCode: 1, reason: 'Error', messageSource: src }));
+  assert.deepEqual(r, { terminal: false, requeueAfterMs: HEARD_EXIT_WAIT_MS });
+  assert.deepEqual(reads, ['uid-term']);
+  assert.equal(statusManager.getPodStatus('uid-term'), undefined);
+  // With a message in the file the log is not read: no wait.
+  const withFile = setup(stillRunning(), { [kept.hostPath]: 'bad config' });
+  const r2 = await withFile.handlers.syncPod('sync', pod, exited({ exitHeardAt: clock.now(), exitCode: 1, reason: 'Error', messageSource: src }));
+  assert.equal(r2.terminal, true);
+  assert.equal(withFile.statusManager.getPodStatus('uid-term')?.containerStatuses?.[0]?.state?.terminated?.message, 'bad config');
 });
 
 test('a runtime that lags past the wait does not hold the pod: the exit as the event told it is used', async () => {

@@ -9,7 +9,7 @@ import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import type { ResolverConfig } from './pod-dns.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
-import type { KillPodOptions, PodStatus, PodSyncResult, Runtime, RuntimePod, SyncStepResult } from '../container/types.ts';
+import type { ContainerStatus, KillPodOptions, PodStatus, PodSyncResult, Runtime, RuntimePod, SyncStepResult } from '../container/types.ts';
 import type { RuntimeContainerEvent } from '../cri/runtime-event-types.ts';
 import type { ImageManager } from '../images/types.ts';
 import { computePodActions } from './pod-actions.ts';
@@ -20,7 +20,7 @@ import { generatePodSandboxConfig } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
 import { errText, startContainer, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
 import type { ContainerDevices } from './device-options.ts';
-import { listRuntimePods, podStatusFromEvent, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
+import { heardExitMessage, listRuntimePods, podStatusFromEvent, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import { pullSecretsForPod } from './pull-secrets.ts';
 import type { ContainerProbeResults, ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
 import { isNotFound } from '../cri/types.ts';
@@ -107,6 +107,11 @@ export class KubeRuntimeManager implements Runtime {
   async generatePodStatus(pod: NonNullable<RuntimeContainerEvent['pod']>): Promise<PodStatus> {
     await this.resolveType();
     return podStatusFromEvent(pod, this.runtimeType, this.deps.messages);
+  }
+
+  /** The termination message of an exit heard before the runtime shows it; undefined: only the runtime's read can tell. */
+  heardExitMessage(c: ContainerStatus): Promise<string | undefined> {
+    return heardExitMessage(c, this.deps.messages);
   }
 
   /** Container IDs are `<runtimeName>://<id>`: learn the runtime's name once (CRI Version). */

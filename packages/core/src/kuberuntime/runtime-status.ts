@@ -6,7 +6,7 @@ import { isNotFound } from '../cri/types.ts';
 import { podInfoFromLabels, POD_UID_LABEL } from '../container/labels.ts';
 import type { ContainerStatus, PodStatus, RuntimePod, SandboxStatus } from '../container/types.ts';
 import { toContainerStatus, toRuntimeContainer, toRuntimeSandbox, toSandboxStatus } from './convert.ts';
-import { readTerminationMessage, withTerminationMessage, type TerminationMessageFs } from './termination-message.ts';
+import { fallsBackToLogs, messageSourceOf, readMessageFrom, readTerminationMessage, withTerminationMessage, type TerminationMessageFs } from './termination-message.ts';
 
 type Cri = Pick<CriClient, 'listPodSandbox' | 'listContainers' | 'podSandboxStatus' | 'containerStatus'>;
 
@@ -109,8 +109,26 @@ export async function podStatusFromEvent(pod: { sandbox: PodSandboxStatus__Outpu
 
 async function containerStatusOf(status: ContainerStatus__Output, type: string, messages?: TerminationMessageFs): Promise<ContainerStatus> {
   const s = toContainerStatus(status, type);
-  if (messages && status.state === 'CONTAINER_EXITED') s.message = withTerminationMessage(s.message, await readTerminationMessage(messages, status));
+  if (!messages) return s;
+  if (status.state === 'CONTAINER_EXITED') s.message = withTerminationMessage(s.message, await readTerminationMessage(messages, status));
+  else s.messageSource = messageSourceOf(status);
   return s;
+}
+
+/**
+ * The message of a container whose exit was heard from an event (exitHeardAt) before the runtime's read shows it,
+ * read as that read would: its file on the host, from the source kept while it ran. Undefined when only the
+ * runtime's read can tell: no source kept, or the log is to stand in for an empty or missing file (the runtime
+ * may still be copying the container's last output into it; containerd's CRI marks the container exited only
+ * after that copy).
+ */
+export async function heardExitMessage(c: ContainerStatus, messages?: TerminationMessageFs): Promise<string | undefined> {
+  if (!messages) return c.message;
+  const src = c.messageSource;
+  if (!src) return undefined;
+  const logs = fallsBackToLogs(src, c);
+  const message = await readMessageFrom(messages, logs ? { ...src, fallbackToLogsOnError: false } : src, c);
+  return logs && message === '' ? undefined : withTerminationMessage(c.message, message);
 }
 
 /** Sandboxes newest first; the pod's IPs are the newest sandbox's while it is ready; containers newest first. */

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { V1Container } from '@kubernetes/client-node';
 import type { ContainerStatus__Output, Mount } from '../cri/types.ts';
+import type { MessageSource } from '../container/types.ts';
 import { CONTAINER_TERMINATION_MESSAGE_PATH_ANNOTATION, CONTAINER_TERMINATION_MESSAGE_POLICY_ANNOTATION } from '../container/labels.ts';
 
 /** kubecontainer.MaxContainerTerminationMessageLength: the last 4 KiB of the file are read. */
@@ -65,34 +66,54 @@ export async function terminationMessageMount(
   return { hostPath, containerPath: c.terminationMessagePath, readonly: false };
 }
 
+/** Where an exited container's termination message comes from (ContainerStatus.messageSource). */
+export function messageSourceOf(s: Pick<ContainerStatus__Output, 'annotations' | 'mounts'>): MessageSource {
+  const path = s.annotations[CONTAINER_TERMINATION_MESSAGE_PATH_ANNOTATION] ?? '';
+  const hostPath = path ? s.mounts.find((m) => m.containerPath === path)?.hostPath : undefined;
+  const fallbackToLogsOnError = s.annotations[CONTAINER_TERMINATION_MESSAGE_POLICY_ANNOTATION] === 'FallbackToLogsOnError';
+  return hostPath ? { hostPath, fallbackToLogsOnError } : { fallbackToLogsOnError };
+}
+
+/** The exit fields that decide whether the log stands in for an empty message. */
+export interface ExitOf {
+  exitCode: number;
+  reason: string;
+  logPath: string;
+}
+
+/** With FallbackToLogsOnError, a nonzero exit and not ContainerCannotRun, an empty or missing file means the log's tail. */
+export function fallsBackToLogs(src: MessageSource, exit: Pick<ExitOf, 'exitCode' | 'reason'>): boolean {
+  return src.fallbackToLogsOnError && exit.exitCode !== 0 && exit.reason !== 'ContainerCannotRun';
+}
+
 /**
  * The message of an exited container: its file (the mount at the annotated path), else — FallbackToLogsOnError,
  * exit code ≠ 0 and not ContainerCannotRun — the tail of its log. '' when there is none.
  */
 export async function readTerminationMessage(fs: TerminationMessageFs, s: ContainerStatus__Output): Promise<string> {
-  const path = s.annotations[CONTAINER_TERMINATION_MESSAGE_PATH_ANNOTATION] ?? '';
-  const fallbackToLogs =
-    s.annotations[CONTAINER_TERMINATION_MESSAGE_POLICY_ANNOTATION] === 'FallbackToLogsOnError' && s.exitCode !== 0 && s.reason !== 'ContainerCannotRun';
-  const [message, checkLogs] = await fromFile(fs, s, path, fallbackToLogs);
+  return readMessageFrom(fs, messageSourceOf(s), s);
+}
+
+/** readTerminationMessage from a kept MessageSource and the exit. */
+export async function readMessageFrom(fs: TerminationMessageFs, src: MessageSource, exit: ExitOf): Promise<string> {
+  const [message, checkLogs] = await fromFile(fs, src.hostPath, fallsBackToLogs(src, exit));
   if (!checkLogs) return message;
   try {
-    return await fs.readLogTail(s.logPath, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LINES, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LENGTH);
+    return await fs.readLogTail(exit.logPath, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LINES, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LENGTH);
   } catch (err) {
     return `Error on reading termination message from logs: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 
 /** getTerminationMessage: [message, whether to read the log instead]. */
-async function fromFile(fs: TerminationMessageFs, s: ContainerStatus__Output, path: string, fallbackToLogs: boolean): Promise<[string, boolean]> {
-  if (!path) return ['', fallbackToLogs];
-  const mount = s.mounts.find((m) => m.containerPath === path);
-  if (!mount) return ['', fallbackToLogs];
+async function fromFile(fs: TerminationMessageFs, hostPath: string | undefined, fallbackToLogs: boolean): Promise<[string, boolean]> {
+  if (!hostPath) return ['', fallbackToLogs];
   try {
-    const data = await fs.readAtMost(mount.hostPath, MAX_CONTAINER_TERMINATION_MESSAGE_LENGTH);
+    const data = await fs.readAtMost(hostPath, MAX_CONTAINER_TERMINATION_MESSAGE_LENGTH);
     if (data === undefined) return ['', fallbackToLogs];
     return [data.toString('utf8'), fallbackToLogs && data.length === 0];
   } catch (err) {
-    return [`Error on reading termination log ${mount.hostPath}: ${err instanceof Error ? err.message : String(err)}`, false];
+    return [`Error on reading termination log ${hostPath}: ${err instanceof Error ? err.message : String(err)}`, false];
   }
 }
 
