@@ -91,7 +91,12 @@ export async function createAgentProcess(opts: AgentOptions): Promise<AgentProce
       c.stdout?.pipe(log, { end: false });
       c.stderr?.pipe(log, { end: false });
       child = c;
-      await waitUntil('agent /pods', async () => (await fetch(`${readOnlyUrl}/pods`)).ok, 90_000);
+      // An agent that dies while starting fails the start at once, with its last words, not after the 90 s wait.
+      const died = new Promise<never>((_, reject) =>
+        c.once('exit', (code, signal) => reject(new Error(`the agent exited while starting (${signal ?? `code ${code}`}); its log ends:\n${self.logTail(2000)}`))),
+      );
+      died.catch(() => {});
+      await Promise.race([waitUntil('agent /pods', async () => (await fetch(`${readOnlyUrl}/pods`)).ok, 90_000), died]);
     },
     async kill9() {
       if (!child) return;
