@@ -114,9 +114,14 @@ export interface Latencies {
 }
 
 /** The runtime's finished_at of a container on this process's performance clock (ms), or undefined when unknown. */
+/**
+ * The container's finished_at (performance.now() time) from CRI ContainerStatus, asked until the runtime shows the
+ * exit (up to 5 s): the agent may show an exit before the runtime's CRI does (containerd 1.6's lags its TaskExit).
+ */
 async function finishedAt(cri: CriClient, containerId: string): Promise<number | undefined> {
   if (!containerId) return undefined;
-  const ns = Number((await cri.containerStatus({ containerId }).catch(() => undefined))?.status?.finishedAt ?? 0);
+  let ns = 0;
+  await pollUntil(async () => (ns = Number((await cri.containerStatus({ containerId })).status?.finishedAt ?? 0)) > 0, 5_000);
   return ns > 0 ? ns / 1e6 - performance.timeOrigin : undefined;
 }
 
