@@ -172,3 +172,20 @@ test('pull policy defaults', () => {
   ];
   for (const [image, want] of cases) assert.equal(defaultPullPolicy(image), want, image);
 });
+
+test('JSON text is decoded as JSON (apimachinery yaml.ToJSON passes text with a `{` prefix through): the same pod as its YAML, a repeated key keeps its last value as Go json does; text that only looks like JSON still decodes as YAML', () => {
+  const json = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nodelet.local/host:latest', ports: [{ containerPort: 8080 }], readinessProbe: { httpGet: { port: 8080 } }, resources: { limits: { cpu: '100m' } } }] } });
+  const fromJson = decodeSinglePod(`\n  ${json}`, SRC);
+  const fromYaml = decodeSinglePod(WEB, SRC);
+  assert.ok(fromJson.ok && fromYaml.ok);
+  assert.deepEqual(fromJson.pods, fromYaml.pods);
+  const repeated = decodeSinglePod('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","name":"b"},"spec":{"containers":[{"name":"c","image":"i"}]}}', SRC);
+  assert.ok(repeated.ok, !repeated.ok ? repeated.message : '');
+  assert.equal(repeated.pods[0]?.metadata?.name, 'b-node1');
+  const flow = decodeSinglePod('{apiVersion: v1, kind: Pod, metadata: {name: f}, spec: {containers: [{name: c, image: i}]}}', SRC);
+  assert.ok(flow.ok, !flow.ok ? flow.message : '');
+  assert.equal(flow.pods[0]?.metadata?.name, 'f-node1');
+  const broken = decodeSinglePod('{"apiVersion": "v1", "kind": ', SRC);
+  assert.ok(!broken.ok);
+  assert.match(broken.message, /^error converting YAML to JSON: /);
+});

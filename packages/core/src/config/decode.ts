@@ -33,8 +33,22 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The non-empty YAML documents of `text` as plain values, or the first syntax error. */
+/** apimachinery's yaml.ToJSON: text whose first non-space character is `{` is taken as JSON as it is. */
+const JSON_PREFIX = /^\s*\{/;
+
+/**
+ * The non-empty YAML documents of `text` as plain values, or the first syntax error. JSON text (the kubelet's
+ * hasJSONPrefix) is parsed as JSON — 0.6 ms of the YAML parser for a 300-byte manifest against µs — and, when it is
+ * not valid JSON, as YAML, whose errors name the place.
+ */
 function parseDocuments(text: string): { ok: true; docs: unknown[] } | { ok: false; message: string } {
+  if (JSON_PREFIX.test(text)) {
+    try {
+      return { ok: true, docs: [JSON.parse(text) as unknown] };
+    } catch {
+      // not JSON after all: the YAML parser says where
+    }
+  }
   try {
     const docs: unknown[] = [];
     // merge: `<<` merge keys, as the YAML 1.1 parser behind the kubelet's decoder supports. logLevel 'error':
