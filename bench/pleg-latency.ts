@@ -19,9 +19,8 @@ import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
-import { benchPodManifest, compiledAgentMain, getJsonKeptAlive, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, compiledAgentMain, getJsonKeptAlive, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
-import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 100);
 /** Victims running at once (#14: 90 more pods + 20 victims = 110). */
@@ -223,7 +222,7 @@ export async function measure(
     for (const n of names) rmSync(join(stack.manifests, `${n}.json`), { force: true });
     await waitUntil('victims removed', async () => (await pods(stack)).length === 0, 60_000 + extraPods * 1_000).catch(() => {});
     await stack.stop();
-    removeCgroupRoot(cgroupRoot);
+    removeBenchCgroupRoot(cgroupRoot);
   }
   return out;
 }

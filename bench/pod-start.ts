@@ -12,10 +12,9 @@ import { pathToFileURL } from 'node:url';
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { POD_NAMESPACE_LABEL } from '@nodelet/core/container';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
-import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { captureTemplate, instantiate, type FloorTemplate } from './floor-config.ts';
 import { operationDurations, perStart } from './runtime-ops.ts';
-import { benchPodManifest, compiledAgentMain, getJsonKeptAlive, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, compiledAgentMain, getJsonKeptAlive, machineLine, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 
 type SandboxConfig = NonNullable<Parameters<CriClient['runPodSandbox']>[0]['config']>;
@@ -236,8 +235,8 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
   } finally {
     cri?.close();
     await agent.dispose().catch((e: unknown) => console.error(`agent cleanup: ${String(e)}`));
-    removeCgroupRoot(cgroupRoot);
-    removeCgroupRoot(floorCgroupRoot);
+    removeBenchCgroupRoot(cgroupRoot);
+    removeBenchCgroupRoot(floorCgroupRoot);
     rmSync(logDir, { recursive: true, force: true });
   }
   return rows;

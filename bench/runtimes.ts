@@ -6,6 +6,7 @@ import { Agent, get } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot } from '../e2e/harness.ts';
+import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
 export interface RuntimeUnderTest {
   name: string;
@@ -25,13 +26,24 @@ export function containerdRuntime(): RuntimeUnderTest | undefined {
       name: 'containerd',
       image: 'localhost/busybox:latest',
       endpoint: env.ENDPOINT,
-      stop: async () => void execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]),
+      stop: async () => {
+        execFileSync(join(repoRoot, 'scripts/containerd-down.sh'), [state]);
+        for (const root of leftovers) if (removeCgroupRoot(root).length === 0) leftovers.delete(root);
+      },
     };
   } catch (e) {
     console.error(`containerd not available: ${String(e)}`);
     rmSync(state, { recursive: true, force: true });
     return undefined;
   }
+}
+
+/** Cgroup roots a bench could not remove while the runtime still ran pods in them: removed again once it stopped. */
+const leftovers = new Set<string>();
+
+/** Removes a bench's cgroup root; what is still in use (containers the runtime has not stopped yet) goes when the runtime stops. */
+export function removeBenchCgroupRoot(root: string): void {
+  if (removeCgroupRoot(root).length > 0) leftovers.add(root);
 }
 
 /** The runtimes named by `--runtime` in argv; containerd is started here (stop it with `stop()`). */

@@ -11,11 +11,10 @@ import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../e2e/harness.ts';
 import { runFootprint } from './footprint.ts';
 import { benchPodStart, startTableRows, sizesFromArgv, type StartSizes } from './pod-start.ts';
-import { compiledAgentMain, machineLine, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { compiledAgentMain, machineLine, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 import { measure as plegLatency } from './pleg-latency.ts';
 import { benchRuntime as statsEndpoints } from './stats-endpoints.ts';
-import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
 export const TABLE_HEADER = ['runtime', 'measure', 'raw CRI floor', 'Nodelet', 'ratio', 'load 1m'];
 export type Section = 'start' | 'footprint' | 'exit' | 'stats';
@@ -72,7 +71,7 @@ export async function runtimeRows(rt: RuntimeUnderTest, o: TableOptions): Promis
         rows.push([rt.name, `/stats/summary at ${pods} pods p50 / p99`, '—', `${sp50} / ${sp99}`, '', load()]);
       }
     } finally {
-      for (const r of cgroupRoots) removeCgroupRoot(r);
+      for (const r of cgroupRoots) removeBenchCgroupRoot(r);
     }
   }
   return rows;
