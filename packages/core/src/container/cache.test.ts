@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusCache } from './cache.ts';
-import { emptyPodStatus } from './types.ts';
+import { emptyPodStatus, readySandboxIps } from './types.ts';
 
 test('getNewerThan resolves at once when data is newer', async () => {
   const c = new StatusCache();
@@ -81,4 +81,15 @@ test('a pod found gone by a read begun after minTime answers readers of its own 
   assert.equal(got, 'u1:0');
   assert.deepEqual((await c.getNewerThan('u1', 155, { podEntryOnly: true })).status.containerStatuses, [], 'asked after the removal');
   assert.equal(c.waiting(), 0);
+});
+
+test('readySandboxIps: the IPs of the named sandbox only while the status shows it ready', () => {
+  const s = { uid: 'u', name: 'p', namespace: 'd', ips: [], containerStatuses: [], sandboxStatuses: [
+    { id: 'new', state: 'ready' as const, createdAt: 2, attempt: 1, ip: '10.88.0.9', additionalIps: ['fd00::9'] },
+    { id: 'old', state: 'notready' as const, createdAt: 1, attempt: 0, ip: '10.88.0.3', additionalIps: [] },
+  ] };
+  assert.deepEqual(readySandboxIps(s, 'new'), ['10.88.0.9', 'fd00::9']);
+  assert.equal(readySandboxIps(s, 'old'), undefined);
+  assert.equal(readySandboxIps(s, 'other'), undefined);
+  assert.deepEqual(readySandboxIps({ ...s, sandboxStatuses: [{ ...s.sandboxStatuses[0]!, ip: '', additionalIps: [] }] }, 'new'), [], 'host network: ready, no IPs');
 });

@@ -189,3 +189,9 @@ export interface PodStatusCache {
   /** Marks everything up to timestamp as observed (after a full relist). */
   updateTime(timestamp: number): void;
 }
+
+/** The IPs of the sandbox `id` as `s` shows it, when it shows it ready; undefined otherwise. */
+export function readySandboxIps(s: PodStatus, id: string): string[] | undefined {
+  const sb = s.sandboxStatuses.find((x) => x.id === id);
+  return sb?.state === 'ready' ? [sb.ip, ...sb.additionalIps].filter((x) => x !== '') : undefined;
+}

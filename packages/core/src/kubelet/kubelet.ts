@@ -54,6 +54,7 @@ import { ContainerLogManager } from '../kuberuntime/logs/log-rotation.ts';
 import { buildApiServerWiring, type ApiServerWiring } from './apiserver-wiring.ts';
 import { DEFAULT_SYNC_FREQUENCY_MS, type KubeletConfig, type KubeletDeps } from './config.ts';
 import { RuntimeCache } from '../container/runtime-cache.ts';
+import { readySandboxIps } from '../container/types.ts';
 import type { ContainerLogOptions, HealthReport, KubeletApi, LogsResult, NodeSummary } from './types.ts';
 
 export class Kubelet implements KubeletApi {
@@ -156,6 +157,7 @@ export class Kubelet implements KubeletApi {
       recorder: this.recorder,
       sink,
       podIP: (pod) => this.statusManager.getPodStatus(pod.metadata?.uid ?? '')?.podIP ?? '',
+      shownSandboxIps: (uid, id) => readySandboxIps(this.cache.get(uid).status, id),
       cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod),
       probeResults: { liveness: this.probes.manager.liveness, startup: this.probes.manager.startup },
       ...(this.api ? { runtimeClasses: this.api.runtimeClasses } : {}),

@@ -44,6 +44,8 @@ export interface RuntimeParts {
   devices?: ContainerDevices;
   /** The kubelet's internal container lifecycle (CPU manager cpuset at create, AddContainer). */
   lifecycle?: InternalContainerLifecycle;
+  /** A ready sandbox's IPs as the runtime's event showed them (KubeRuntimeDeps.shownSandboxIps). */
+  shownSandboxIps?: (podUid: string, podSandboxId: string) => string[] | undefined;
 }
 
 export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, parts: RuntimeParts): KubeRuntimeManager {
@@ -69,7 +71,7 @@ export function buildRuntimeManager(deps: KubeletDeps, config: KubeletConfig, pa
     kubeletVersion: majorMinor(config.kubeletVersion),
   });
   return new KubeRuntimeManager(
-    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), ...(parts.devices ? { devices: parts.devices } : {}), ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}), ...(config.dns ? { podDns: podDnsReader(deps, config, parts.recorder, nodeHostIPs(config)) } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
+    { cri, clock, logger, images, events: parts.sink, fs: deps.fs, hooks, ...(deps.terminationMessages ? { messages: deps.terminationMessages } : {}), ...(parts.volumes ? { volumes: parts.volumes } : {}), ...(parts.objects ? { objects: parts.objects } : {}), ...(parts.probeResults ? { probeResults: parts.probeResults } : {}), ...(parts.allocatable ? { allocatable: parts.allocatable } : {}), ...(parts.devices ? { devices: parts.devices } : {}), ...(parts.lifecycle ? { lifecycle: parts.lifecycle } : {}), ...(parts.shownSandboxIps ? { shownSandboxIps: parts.shownSandboxIps } : {}), ...(config.dns ? { podDns: podDnsReader(deps, config, parts.recorder, nodeHostIPs(config)) } : {}), runtimeClasses: parts.runtimeClasses ?? new StaticRuntimeClasses(config.runtimeClassHandlers) },
     {
       podLogsDir: config.podLogsDir,
       rootDir: config.rootDir,

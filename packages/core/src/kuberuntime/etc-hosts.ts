@@ -5,7 +5,8 @@
  * entries, its IPs with its FQDN and hostname); a hostNetwork pod gets the node's /etc/hosts under the
  * host-network header. Both end with the pod's hostAliases.
  */
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { V1Container, V1HostAlias, V1Pod } from '@kubernetes/client-node';
 import type { Mount } from '../volume/types.ts';
@@ -75,9 +76,12 @@ export async function makeHostsMount(pod: V1Pod, c: V1Container, input: HostsMou
     const { hostName, hostDomain } = podHostNameAndDomain(pod, input.clusterDomain ?? '');
     content = managedHostsFileContent(input.podIPs, hostName, hostDomain, aliases);
   }
-  await mkdir(input.podDir, { recursive: true });
+  // Synchronous: written on every container start between RunPodSandbox and CreateContainer; a few hundred bytes
+  // of a local file are µs of kernel work, their promises five thread-pool round trips queued behind the agent's
+  // other file work (≈ 2 ms of a 140 ms start on this machine).
+  mkdirSync(input.podDir, { recursive: true });
   const file = join(input.podDir, 'etc-hosts');
-  await writeFile(file, content, { mode: 0o644 });
-  await chmod(file, 0o644);
+  writeFileSync(file, content, { mode: 0o644 });
+  chmodSync(file, 0o644);
   return { containerPath: ETC_HOSTS_PATH, hostPath: file, readonly: false, selinuxRelabel: true };
 }

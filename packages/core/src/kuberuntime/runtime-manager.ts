@@ -59,6 +59,11 @@ export interface KubeRuntimeDeps {
   lifecycle?: InternalContainerLifecycle;
   /** The pod's DNS (GetPodDNS, pod-dns.ts); rejects when the host's resolv.conf cannot be read. Only spec.dnsConfig when absent. */
   podDns?: (pod: V1Pod) => Promise<ResolverConfig>;
+  /**
+   * A ready sandbox's IPs as the runtime's own event about it showed them (the evented PLEG's cache: CRI events carry
+   * the sandbox's PodSandboxStatus), undefined while none has come; SyncPod then asks PodSandboxStatus.
+   */
+  shownSandboxIps?: (podUid: string, podSandboxId: string) => string[] | undefined;
 }
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */

@@ -49,3 +49,28 @@ test('while PodSandboxStatus is asked, the termination-log file and the containe
   assert.equal(String(cc.envs?.find((e) => e.key === 'POD_IP')?.value), '10.88.0.1');
   assert.ok(cc.mounts?.some((m) => m.containerPath === '/dev/termination-log'));
 });
+
+// The kubelet's evented PLEG caches the PodSandboxStatus a CRI event carries; when the runtime's event about the
+// new sandbox came before RunPodSandbox's reply, its IPs are that status's, and the round trip is not made again.
+test("a sandbox whose ready status the runtime's event already showed: its IPs are taken from it, no PodSandboxStatus; none shown yet: asked", async () => {
+  for (const shown of [['10.88.0.7'], undefined]) {
+    const clock = new FakeClock();
+    const cri = new FakeRuntime({ clock, pullAnything: false, images: ['busybox'] });
+    const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
+    const asked: Array<[string, string]> = [];
+    const rt = new KubeRuntimeManager(
+      { cri, clock, logger: nullLogger, images, events: () => undefined, shownSandboxIps: (uid, id) => (asked.push([uid, id]), shown) },
+      { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
+    );
+    const pod = makePod({ name: 'web', containers: [container('app', { image: 'busybox', env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }] })] });
+    const before = cri.methods().length;
+    const r = await rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'));
+    assert.equal(r.error, undefined);
+    const sandboxId = cri.callsOf<unknown>('runPodSandbox').length === 1 ? (await cri.listPodSandbox({})).items[0]!.id : '';
+    assert.deepEqual(asked, [['uid-web', sandboxId]]);
+    const statusCalls = cri.methods().slice(before).filter((m) => m === 'podSandboxStatus').length;
+    assert.equal(statusCalls, shown ? 0 : 1);
+    const cc = cri.callsOf<{ config: ContainerConfig }>('createContainer')[0]!.config;
+    assert.equal(String(cc.envs?.find((e) => e.key === 'POD_IP')?.value), shown ? '10.88.0.7' : '10.88.0.1');
+  }
+});
