@@ -1,7 +1,7 @@
 // The runtimes a bench can run against: the embedded runtime (always), and a private containerd started with
 // scripts/containerd-up.sh when running as root. `--runtime embedded|containerd|both` picks (default both).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,7 +87,27 @@ export function compiledAgentMain(dist?: string): string {
 
 /** "machine: 2 × <cpu>, 24 GiB, node v20…": the line every bench table prints above itself. */
 export function machineLine(): string {
-  return `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`;
+  const steal = stealSinceStart();
+  return `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}${steal === undefined ? '' : `; CPU time stolen by the hypervisor since the bench began: ${steal.toFixed(1)} %`}`;
+}
+
+/** /proc/stat's machine-wide cpu line: [steal, total] jiffies (a VM's neighbours show as steal, not as load). */
+function cpuJiffies(): [number, number] | undefined {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1, 9).map(Number) ?? [];
+    return f.length === 8 ? [f[7] ?? 0, f.reduce((a, b) => a + b, 0)] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const atStart = cpuJiffies();
+
+/** % of the machine's CPU time stolen by the hypervisor since this module loaded (the bench began). */
+export function stealSinceStart(): number | undefined {
+  const now = cpuJiffies();
+  if (!atStart || !now || now[1] === atStart[1]) return undefined;
+  return ((now[0] - atStart[0]) / (now[1] - atStart[1])) * 100;
 }
 
 /** One kept-alive connection for the benches' fast polls of an agent (fetch cost ≈ 2× the CPU of node:http per GET). */
