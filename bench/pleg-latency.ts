@@ -16,10 +16,10 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
-import { benchPodManifest, compiledAgentMain, getJsonKeptAlive, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { agentSocket, benchPodManifest, compiledAgentMain, getJsonKeptAlive, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
 
 const SAMPLES = Number(process.env.SAMPLES ?? 100);
@@ -74,21 +74,7 @@ function benchGcWithin(from: number, to: number): number {
   return ms;
 }
 
-function socketClient(stack: Stack): Promise<Socket> {
-  const pki = join(stack.rootDir, 'pki');
-  const s = connect(`https://127.0.0.1:${stack.ports.kubelet}`, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    reconnection: false,
-    ca: readFileSync(join(pki, 'ca.crt'), 'utf8'),
-    cert: readFileSync(join(pki, 'console.crt'), 'utf8'),
-    key: readFileSync(join(pki, 'console.key'), 'utf8'),
-  });
-  return new Promise((res, rej) => {
-    s.once('connect', () => res(s));
-    s.once('connect_error', rej);
-  });
-}
+const socketClient = (stack: Stack): Promise<Socket> => agentSocket(stack.rootDir, stack.ports.kubelet);
 
 /** Polls every 5 ms (harness.waitUntil sleeps 200 ms: too coarse here); the time pred first held, or undefined. */
 async function pollUntil(pred: () => Promise<boolean>, ms: number): Promise<number | undefined> {

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
 import { repoRoot } from '../e2e/harness.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 
@@ -128,5 +129,22 @@ export function getJsonKeptAlive<T>(url: string): Promise<T> {
       });
       r.on('error', reject);
     }).on('error', reject);
+  });
+}
+
+/** A socket.io client of the agent's event streams (the console's identity: its client certificate). */
+export function agentSocket(rootDir: string, kubeletPort: number): Promise<Socket> {
+  const pki = join(rootDir, 'pki');
+  const s = connect(`https://127.0.0.1:${kubeletPort}`, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    ca: readFileSync(join(pki, 'ca.crt'), 'utf8'),
+    cert: readFileSync(join(pki, 'console.crt'), 'utf8'),
+    key: readFileSync(join(pki, 'console.key'), 'utf8'),
+  });
+  return new Promise((res, rej) => {
+    s.once('connect', () => res(s));
+    s.once('connect_error', rej);
   });
 }
