@@ -26,7 +26,8 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ApiServerDouble, KubeObject } from '@nodelet/apiserver-double';
 import { buildBusyboxOciLayout, pushToRegistry, startLoopbackRegistry, type LoopbackRegistry } from '@nodelet/runtime/testing';
-import { boundPod, startApiNode, staticPodYaml } from './testing/api-node.ts';
+import { boundPod, startApiNode, staticPodYaml, testCgroupRoot } from './testing/api-node.ts';
+import { removeCgroupTree } from './testing/cgroups.ts';
 import type { NodeAgent } from './testing/cluster-node.ts';
 import { eventually } from './testing/processes.ts';
 import { setUpRuntime, tempPrivateContainerd, type RuntimeSetup } from './testing/private-containerd.ts';
@@ -147,12 +148,14 @@ before(async () => {
 }, { timeout: 400_000 });
 
 after(async () => {
-  for (const n of nodes.values()) {
+  for (const [name, n] of nodes) {
     if (typeof n === 'string') continue;
     n.stopRecording();
     await n.agent.cleanup();
     await n.api.stop();
     await n.down();
+    // The pod cgroups containerd's containers still held when the agent's cleanup ran go once containerd is down.
+    if (process.getuid?.() === 0) removeCgroupTree(testCgroupRoot(name));
   }
   await registry?.stop();
   rmSync(work, { recursive: true, force: true });
