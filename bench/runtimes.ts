@@ -132,8 +132,12 @@ export function getJsonKeptAlive<T>(url: string): Promise<T> {
   });
 }
 
-/** A socket.io client of the agent's event streams (the console's identity: its client certificate). */
-export function agentSocket(rootDir: string, kubeletPort: number): Promise<Socket> {
+/**
+ * A socket.io client of the agent's event streams (the console's identity: its client certificate). `filter`: the
+ * events it takes (`nodelet:subscribe`, sent as it connects), so the agent encodes and sends no others; every event
+ * without one.
+ */
+export function agentSocket(rootDir: string, kubeletPort: number, filter?: { namespace?: string; types?: string[] }): Promise<Socket> {
   const pki = join(rootDir, 'pki');
   const s = connect(`https://127.0.0.1:${kubeletPort}`, {
     path: '/socket.io',
@@ -143,6 +147,7 @@ export function agentSocket(rootDir: string, kubeletPort: number): Promise<Socke
     cert: readFileSync(join(pki, 'console.crt'), 'utf8'),
     key: readFileSync(join(pki, 'console.key'), 'utf8'),
   });
+  if (filter) s.emit('nodelet:subscribe', filter);
   return new Promise((res, rej) => {
     s.once('connect', () => res(s));
     s.once('connect_error', rej);

@@ -190,8 +190,12 @@ export interface PodStatusCache {
   updateTime(timestamp: number): void;
 }
 
+/** A sandbox's IPs while it is ready (the pod's IPs come from its newest sandbox so); undefined otherwise. */
+export function readyIpsOf(sb: SandboxStatus | undefined): string[] | undefined {
+  return sb?.state === 'ready' ? [sb.ip, ...sb.additionalIps].filter((x) => x !== '') : undefined;
+}
+
 /** The IPs of the sandbox `id` as `s` shows it, when it shows it ready; undefined otherwise. */
 export function readySandboxIps(s: PodStatus, id: string): string[] | undefined {
-  const sb = s.sandboxStatuses.find((x) => x.id === id);
-  return sb?.state === 'ready' ? [sb.ip, ...sb.additionalIps].filter((x) => x !== '') : undefined;
+  return readyIpsOf(s.sandboxStatuses.find((x) => x.id === id));
 }

@@ -166,7 +166,7 @@ export class PodWorkers implements PodStateProvider {
       if (w.phase === 'finished') {
         this.workers.delete(uid);
         this.queue.delete(uid);
-      } else if (w.last && !w.pending && (this.queue.get(uid) ?? 0) <= this.deps.clock.now()) {
+      } else if (w.last && (this.queue.get(uid) ?? 0) <= this.deps.clock.now()) {
         this.queue.delete(uid);
         w.pending = w.last;
         void this.run(w);

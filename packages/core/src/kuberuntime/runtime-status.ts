@@ -4,9 +4,9 @@ import { deepFreeze } from '../cri/deep-freeze.ts';
 import type { Container__Output, ContainerStatus__Output, PodSandbox__Output, PodSandboxStatus__Output } from '../cri/proto-types.ts';
 import { isNotFound } from '../cri/types.ts';
 import { podInfoFromLabels, POD_UID_LABEL } from '../container/labels.ts';
-import type { ContainerStatus, PodStatus, RuntimePod, SandboxStatus } from '../container/types.ts';
+import { readyIpsOf, type ContainerStatus, type PodStatus, type RuntimePod, type SandboxStatus } from '../container/types.ts';
 import { toContainerStatus, toRuntimeContainer, toRuntimeSandbox, toSandboxStatus } from './convert.ts';
-import { fallsBackToLogs, messageSourceOf, readMessageFrom, readTerminationMessage, withTerminationMessage, type TerminationMessageFs } from './termination-message.ts';
+import { fallsBackToLogs, messageSourceOf, readMessageFile, readTerminationMessage, withTerminationMessage, type TerminationMessageFs } from './termination-message.ts';
 
 type Cri = Pick<CriClient, 'listPodSandbox' | 'listContainers' | 'podSandboxStatus' | 'containerStatus'>;
 
@@ -124,17 +124,14 @@ async function containerStatusOf(status: ContainerStatus__Output, type: string, 
  */
 export async function heardExitMessage(c: ContainerStatus, messages?: TerminationMessageFs): Promise<string | undefined> {
   if (!messages) return c.message;
-  const src = c.messageSource;
-  if (!src) return undefined;
-  const logs = fallsBackToLogs(src, c);
-  const message = await readMessageFrom(messages, logs ? { ...src, fallbackToLogsOnError: false } : src, c);
-  return logs && message === '' ? undefined : withTerminationMessage(c.message, message);
+  if (!c.messageSource) return undefined;
+  const [message, checkLogs] = await readMessageFile(messages, c.messageSource.hostPath, fallsBackToLogs(c.messageSource, c));
+  return checkLogs ? undefined : withTerminationMessage(c.message, message);
 }
 
 /** Sandboxes newest first; the pod's IPs are the newest sandbox's while it is ready; containers newest first. */
 function podStatusOf(pod: { uid: string; name: string; namespace: string }, sandboxStatuses: SandboxStatus[], containerStatuses: ContainerStatus[]): PodStatus {
-  const first = sandboxStatuses[0];
-  const ips = first?.state === 'ready' ? [first.ip, ...first.additionalIps].filter((x) => x !== '') : [];
+  const ips = readyIpsOf(sandboxStatuses[0]) ?? [];
   containerStatuses.sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
   return { ...pod, ips, sandboxStatuses, containerStatuses };
 }

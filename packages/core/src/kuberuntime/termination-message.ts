@@ -74,15 +74,8 @@ export function messageSourceOf(s: Pick<ContainerStatus__Output, 'annotations' |
   return hostPath ? { hostPath, fallbackToLogsOnError } : { fallbackToLogsOnError };
 }
 
-/** The exit fields that decide whether the log stands in for an empty message. */
-export interface ExitOf {
-  exitCode: number;
-  reason: string;
-  logPath: string;
-}
-
 /** With FallbackToLogsOnError, a nonzero exit and not ContainerCannotRun, an empty or missing file means the log's tail. */
-export function fallsBackToLogs(src: MessageSource, exit: Pick<ExitOf, 'exitCode' | 'reason'>): boolean {
+export function fallsBackToLogs(src: MessageSource, exit: { exitCode: number; reason: string }): boolean {
   return src.fallbackToLogsOnError && exit.exitCode !== 0 && exit.reason !== 'ContainerCannotRun';
 }
 
@@ -91,22 +84,18 @@ export function fallsBackToLogs(src: MessageSource, exit: Pick<ExitOf, 'exitCode
  * exit code ≠ 0 and not ContainerCannotRun — the tail of its log. '' when there is none.
  */
 export async function readTerminationMessage(fs: TerminationMessageFs, s: ContainerStatus__Output): Promise<string> {
-  return readMessageFrom(fs, messageSourceOf(s), s);
-}
-
-/** readTerminationMessage from a kept MessageSource and the exit. */
-export async function readMessageFrom(fs: TerminationMessageFs, src: MessageSource, exit: ExitOf): Promise<string> {
-  const [message, checkLogs] = await fromFile(fs, src.hostPath, fallsBackToLogs(src, exit));
+  const src = messageSourceOf(s);
+  const [message, checkLogs] = await readMessageFile(fs, src.hostPath, fallsBackToLogs(src, s));
   if (!checkLogs) return message;
   try {
-    return await fs.readLogTail(exit.logPath, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LINES, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LENGTH);
+    return await fs.readLogTail(s.logPath, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LINES, MAX_CONTAINER_TERMINATION_MESSAGE_LOG_LENGTH);
   } catch (err) {
     return `Error on reading termination message from logs: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 
 /** getTerminationMessage: [message, whether to read the log instead]. */
-async function fromFile(fs: TerminationMessageFs, hostPath: string | undefined, fallbackToLogs: boolean): Promise<[string, boolean]> {
+export async function readMessageFile(fs: TerminationMessageFs, hostPath: string | undefined, fallbackToLogs: boolean): Promise<[string, boolean]> {
   if (!hostPath) return ['', fallbackToLogs];
   try {
     const data = await fs.readAtMost(hostPath, MAX_CONTAINER_TERMINATION_MESSAGE_LENGTH);
