@@ -12,10 +12,10 @@
 // figures pool every client's receipt); the load average is printed beside each row. The agent is the compiled
 // daemon (dist/agent/main.js, built when stale; `--dist <dir>` a build elsewhere), as deployed.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Socket } from 'socket.io-client';
 import { createCriClient, type CriClient } from '@nodelet/core/cri';
 import { startStack, waitUntil, type Stack } from '../e2e/harness.ts';
@@ -57,24 +57,43 @@ async function pods(stack: Stack): Promise<Pod[]> {
   return (await getJsonKeptAlive<{ items: Pod[] }>(`${stack.readOnlyUrl}/pods`)).items;
 }
 
-/**
- * The bench's own GC pauses ([start, end] on the performance clock): it parses a 160 KB /pods body every 5 ms and
- * hosts every socket.io client, so a receipt can wait behind its own collector, not the agent.
- */
-const benchGc: Array<[number, number]> = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) benchGc.push([e.startTime, e.startTime + e.duration]);
-  if (benchGc.length > 10_000) benchGc.splice(0, 5_000);
-}).observe({ entryTypes: ['gc'] });
+const socketClient = (stack: Stack): Promise<Socket> => agentSocket(stack.rootDir, stack.ports.kubelet);
 
-/** ms of the bench's GC pauses within [from, to]. */
-function benchGcWithin(from: number, to: number): number {
-  let ms = 0;
-  for (const [a, b] of benchGc) if (b > from && a < to) ms += Math.min(b, to) - Math.max(a, from);
-  return ms;
+interface PollRequest {
+  url: string;
+  /** The pod whose first container's exit is waited for. */
+  name: string;
+  timeoutMs: number;
+}
+interface PollAnswer {
+  /** When the answer showing the exit was read (epoch ms from the poller; this thread's clock once returned). */
+  at: number | undefined;
+  containerId: string;
+  /** The poller's own GC pauses while it watched (ms). */
+  gcMs: number;
 }
 
-const socketClient = (stack: Stack): Promise<Socket> => agentSocket(stack.rootDir, stack.ports.kubelet);
+/** GET /pods watched from a thread of its own (pods-poller.mjs): when pod `name`'s exit first showed, on this clock. */
+function podsPoller(): { watch: (req: PollRequest) => Promise<PollAnswer>; stop: () => Promise<number> } {
+  const w = new Worker(new URL('./pods-poller.mjs', import.meta.url));
+  // A failed poller fails the watch in flight (and every later one), never the process: the stack is still stopped.
+  let failed: Error | undefined;
+  let pending: ((e: Error) => void) | undefined;
+  w.on('error', (e: Error) => {
+    failed = e;
+    pending?.(e);
+  });
+  return {
+    watch: (req) =>
+      new Promise((resolve, reject) => {
+        if (failed) return reject(failed);
+        pending = reject;
+        w.once('message', (a: PollAnswer) => resolve({ ...a, at: a.at === undefined ? undefined : a.at - performance.timeOrigin }));
+        w.postMessage(req);
+      }),
+    stop: () => w.terminate(),
+  };
+}
 
 /** Polls every 5 ms (harness.waitUntil sleeps 200 ms: too coarse here); the time pred first held, or undefined. */
 async function pollUntil(pred: () => Promise<boolean>, ms: number): Promise<number | undefined> {
@@ -93,8 +112,8 @@ export interface Latencies {
   status: number[];
   /** ms from the runtime's finished_at of the container (#14's zero). */
   fromExit: { pods: number[]; socket: number[]; status: number[] };
-  /** ms of the bench process's own GC pauses between the kill and the exit seen on /pods, per kill. */
-  benchGc: number[];
+  /** ms of the /pods poller's own GC pauses between the kill and the exit seen on /pods, per kill. */
+  pollerGc: number[];
   load: number;
 }
 
@@ -130,7 +149,8 @@ export async function measure(
   const names = Array.from({ length: samples }, (_, i) => `victim-${i}`);
   const pool = Math.min(samples, VICTIM_POOL);
   const tag = `plat${Date.now().toString(36)}`;
-  const out: Latencies = { pods: [], socket: [], status: [], fromExit: { pods: [], socket: [], status: [] }, benchGc: [], load: 0 };
+  const out: Latencies = { pods: [], socket: [], status: [], fromExit: { pods: [], socket: [], status: [] }, pollerGc: [], load: 0 };
+  const poller = podsPoller();
   // The runtime's finished_at is read over CRI: the embedded runtime listens in the agent's root dir.
   const cri = createCriClient(rt.endpoint ?? `unix://${join(stack.rootDir, 'runtime', 'nodelet.sock')}`);
   const extraPods = load.pods ?? 0;
@@ -171,12 +191,7 @@ export async function measure(
           // a transient fork of the shell (same cmdline) that already exited
         }
       }
-      let containerId = '';
-      const seen = await pollUntil(async () => {
-        const c = (await pods(stack)).find((x) => x.metadata.name === full)?.status?.containerStatuses?.[0];
-        containerId = c?.containerID?.replace(/^[a-z-]+:\/\//, '') ?? '';
-        return Boolean(c?.state?.terminated);
-      }, 30_000);
+      const { at: seen, containerId, gcMs } = await poller.watch({ url: `${stack.readOnlyUrl}/pods`, name: full, timeoutMs: 30_000 });
       await waitUntil(`${n} ContainerDied and podStatus on socket.io`, () => died.has(full) && shown.has(full), 5_000).catch(() => {});
       const exitAt = await finishedAt(cri, containerId);
       const record = (into: keyof Latencies['fromExit'], at: number | undefined) => {
@@ -185,7 +200,7 @@ export async function measure(
         if (exitAt !== undefined) out.fromExit[into].push(at - exitAt);
       };
       record('pods', seen);
-      if (seen !== undefined) out.benchGc.push(benchGcWithin(t0, seen));
+      if (seen !== undefined) out.pollerGc.push(gcMs);
       for (const m of [died, ...extraDied]) record('socket', m.get(full));
       record('status', shown.get(full));
       // The victim goes and the next one starts (≤ VICTIM_POOL at once), both done before the next kill.
@@ -201,6 +216,7 @@ export async function measure(
     }
     out.load = loadavg()[0] ?? 0;
   } finally {
+    await poller.stop();
     cri.close();
     sock?.disconnect();
     for (const c of others) c.disconnect();
@@ -231,7 +247,7 @@ async function main(): Promise<void> {
         const r = await measure(rt, evented, SAMPLES, load, agentMain);
         const mode = evented ? 'evented' : 'relist 1 s';
         const l = r.load.toFixed(2);
-        gcRows.push([`${rt.name} ${mode}`, [50, 99, 100].map((p) => fmtMs(percentile(r.benchGc, p))).join(' / ')]);
+        gcRows.push([`${rt.name} ${mode}`, [50, 99, 100].map((p) => fmtMs(percentile(r.pollerGc, p))).join(' / ')]);
         const seenOn: Array<[string, 'pods' | 'socket' | 'status']> = [['/pods', 'pods'], [`socket.io ContainerDied (${load.clients} clients)`, 'socket'], ['socket.io podStatus', 'status']];
         for (const [label, k] of seenOn) {
           const e = r.fromExit[k];
@@ -243,11 +259,11 @@ async function main(): Promise<void> {
     // Every runtime started above is stopped, even when an earlier one failed.
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
   }
-  console.log(`\ncontainer exit (the runtime's finished_at; and the SIGKILL) → terminated on GET /pods (polled every 5 ms); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client; ${load.pods} more pods running, ${load.clients} socket.io clients; agent ${agentMain} (plain node)`);
+  console.log(`\ncontainer exit (the runtime's finished_at; and the SIGKILL) → terminated on GET /pods (polled every 5 ms from a thread of its own); → PLEG ContainerDied and → podStatus (terminated) on a socket.io client; ${load.pods} more pods running, ${load.clients} socket.io clients; agent ${agentMain} (plain node)`);
   console.log(`load average before / after: ${loadBefore} / ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}\n`);
   console.log(table(['runtime', 'PLEG', 'seen on', 'n', 'from exit p50', 'p99', 'from kill p50', 'p99', 'load 1m'], rows));
-  for (const [name, gc] of gcRows) console.log(`${name}: the bench's own GC pauses between a kill and /pods showing it, p50 / p99 / max: ${gc}`);
+  for (const [name, gc] of gcRows) console.log(`${name}: the /pods poller's own GC pauses between a kill and /pods showing it, p50 / p99 / max: ${gc}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
