@@ -70,32 +70,39 @@ async function pollUntil(what: string, pred: () => Promise<boolean>, everyMs: nu
   throw new Error(`timed out after ${ms} ms waiting for ${what}`);
 }
 
-/** Writes manifests for `names` at once and returns each pod's ms until Running on /pods. */
 /**
- * One pod, timed from the agent's own push: the socket.io podStatus event that says Running is sent by the status
- * manager as it stores the status `/pods` serves, so its arrival is when `/pods` turned Running — exact, where a poll's
- * midpoint is ± half a period (± 10 ms against a 100 ms floor) — and one GET of `/pods` then confirms it. Without the
- * event in 60 s, or when `/pods` does not confirm it, the polls decide.
+ * Pods started at once, each timed from the agent's own push: the socket.io podStatus event that says Running is sent
+ * by the status manager as it stores the status `/pods` serves, so its arrival is when `/pods` turned Running — exact,
+ * where a poll's midpoint is ± half a period (± 10 ms against a 100 ms floor) — and one GET of `/pods` then confirms
+ * them all. The polls cost the measured agent too: a burst's GETs every 50 ms were ≈ 1.7 ms of its event loop each
+ * (the pods' JSON re-serialised as their statuses change; 137 ms of 2 × 30-pod bursts' profiles), which the floor never
+ * pays. Without every event in 60 s (+ 1 s a pod), or when `/pods` does not confirm them, the polls decide.
  */
-async function agentStartPushed(agent: AgentProcess, sock: Socket, name: string, image: string): Promise<number[]> {
-  const full = `${name}-${agent.nodeName}`;
+async function agentStartPushed(agent: AgentProcess, sock: Socket, names: string[], image: string): Promise<number[]> {
+  const waiting = new Map(names.map((n) => [`${n}-${agent.nodeName}`, n]));
+  const at = new Map<string, number>();
   let on: ((e: { type: string; phase?: string; pod?: { name: string } }) => void) | undefined;
-  const running = new Promise<number | undefined>((res) => {
-    const timer = setTimeout(() => res(undefined), 60_000);
+  const all = new Promise<boolean>((res) => {
+    const timer = setTimeout(() => res(false), 60_000 + names.length * 1_000);
     on = (e) => {
-      if (e.type !== 'podStatus' || e.phase !== 'Running' || e.pod?.name !== full) return;
-      clearTimeout(timer);
-      res(performance.now());
+      const n = e.type === 'podStatus' && e.phase === 'Running' ? waiting.get(e.pod?.name ?? '') : undefined;
+      if (n === undefined || at.has(n)) return;
+      at.set(n, performance.now());
+      if (at.size === names.length) {
+        clearTimeout(timer);
+        res(true);
+      }
     };
     sock.on('nodelet:event', on);
   });
   const t0 = performance.now();
-  writeFileSync(join(agent.manifests, `${name}.json`), benchPodManifest(name, image, 1));
-  const at = await running;
+  for (const n of names) writeFileSync(join(agent.manifests, `${n}.json`), benchPodManifest(n, image, 1));
+  const pushed = await all;
   sock.off('nodelet:event', on);
-  if (at !== undefined && (await podPhases(agent)).get(full) === 'Running') return [at - t0];
-  console.error(`${name}: no podStatus Running confirmed by /pods; timed by polls`);
-  return agentStart(agent, [name], image, t0);
+  const phases = pushed ? await podPhases(agent) : undefined;
+  if (phases && [...waiting.keys()].every((full) => phases.get(full) === 'Running')) return names.map((n) => (at.get(n) as number) - t0);
+  console.error(`${names.length} pod(s): no podStatus Running confirmed by /pods for each; timed by polls`);
+  return agentStart(agent, names, image, t0);
 }
 
 async function agentStart(agent: AgentProcess, names: string[], image: string, written?: number): Promise<number[]> {
@@ -235,19 +242,18 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
     // The agent's own CRI time per single start (its kubelet_runtime_operations_duration_seconds, summed over the
     // starts and their cleanups): what of the agent's figure the runtime spent, beside the floor's.
     const durations = async () => operationDurations(await (await fetch(`${agent.readOnlyUrl}/metrics`)).text());
-    // Singles are timed by the agent's push (agentStartPushed); bursts by polls (± 25 ms of seconds).
+    // Singles and bursts are timed by the agent's push (agentStartPushed), confirmed by one GET of /pods.
     // Only the bench pods' podStatus events: the instrument costs the measured agent as little as it can.
-    const sock = sizes.singles > 0 ? await agentSocket(agent.rootDir, agent.ports.kubelet, { namespace: 'bench', types: ['podStatus'] }) : undefined;
+    const sock = await agentSocket(agent.rootDir, agent.ports.kubelet, { namespace: 'bench', types: ['podStatus'] });
     let ok = sizes.singles === 0 || await scenario(single, async () => {
       const before = await durations();
       for (let i = 0; i < sizes.singles; i++) {
-        single.agent.push(...(await agentStartPushed(agent, sock!, `one-${i}`, rt.image)));
+        single.agent.push(...(await agentStartPushed(agent, sock, [`one-${i}`], rt.image)));
         await agentClean(agent, c, [`one-${i}`]);
         const raw = await criStart(c, logDir, [`raw-one-${i}`], rt.image, floor);
         single.raw.push(...raw.ms);
         await criClean(c, raw.sandboxes);
       }
-      sock?.disconnect();
       console.log(`\n${rt.name}: the agent's CRI calls per single start (start and removal, ${sizes.singles} pods)\n${table(['operation', 'calls', 'ms'], perStart(before, await durations(), sizes.singles))}`);
     });
     for (const n of sizes.bursts) {
@@ -255,13 +261,14 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
       const names = Array.from({ length: n }, (_, i) => `burst${n}-${i}`);
       const row: StartRow = { label: `${n} at once`, kind: 'burst', agent: [], raw: [], load: 0 };
       ok = await scenario(row, async () => {
-        row.agent = await agentStart(agent, names, rt.image);
+        row.agent = await agentStartPushed(agent, sock, names, rt.image);
         await agentClean(agent, c, names);
         const raw = await criStart(c, logDir, names.map((x) => `raw-${x}`), rt.image, floor);
         row.raw = raw.ms;
         await criClean(c, raw.sandboxes);
       });
     }
+    sock.disconnect();
   } catch (e) {
     throw new Error(`${String(e)}\n--- agent log (tail) ---\n${agent.logTail()}`);
   } finally {
