@@ -10,7 +10,7 @@ import { container, makePod } from './testing/builders.ts';
 
 // SyncPod asks PodSandboxStatus after RunPodSandbox for the pod's IPs (kuberuntime_manager.go SyncPod, step 4);
 // only the container's config needs them, so what the start makes on the host goes on while it is asked.
-test('while PodSandboxStatus is asked, the termination-log file and the container log dir are made; the config still gets the IP', async () => {
+test('while PodSandboxStatus is asked, the container log dir is made (the termination-log file already was, with the sandbox); the config still gets the IP', async () => {
   const clock = new FakeClock();
   const cri = new FakeRuntime({ clock, pullAnything: false, images: ['busybox'] });
   const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
@@ -36,8 +36,9 @@ test('while PodSandboxStatus is asked, the termination-log file and the containe
   const pod = makePod({ name: 'web', containers: [container('app', { image: 'busybox', terminationMessagePath: '/dev/termination-log', env: [{ name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }] })] });
   const sync = rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'));
   for (let i = 0; i < 50 && made.length < 4; i++) await new Promise((r) => setImmediate(r));
-  assert.deepEqual(made.slice(1).sort(), [
+  assert.deepEqual(made.sort(), [
     'PodSandboxStatus asked',
+    'mkdir /var/log/pods/default_web_uid-web',
     'mkdir /var/log/pods/default_web_uid-web/app',
     'termination-log in /var/lib/kubelet/pods/uid-web/containers/app',
   ]);

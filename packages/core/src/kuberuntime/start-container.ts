@@ -86,18 +86,25 @@ async function imageUser(deps: StartDeps, c: V1Container, known?: StatusImage): 
 }
 
 /**
- * The container's termination-log file (its mount) and `<pod log dir>/<container>/`; a failure to make the log dir
- * is returned (the start fails with CreateContainerError), never thrown: the caller may return before awaiting it.
+ * The container's termination-log file, made in the pod's directory (its CRI mount; undefined when the container has
+ * no terminationMessagePath or the file could not be made: the error is reported, the container starts without it).
+ * Never rejects. Started ahead by the runtime manager while a new sandbox starts (`StartOptions.messageMount`).
  */
-async function containerFiles(deps: StartDeps, pod: V1Pod, c: V1Container, sandboxConfig: PodSandboxConfig): Promise<{ mount?: Mount; logDirError?: unknown }> {
-  const message = async (): Promise<Mount | undefined> => {
-    if (!deps.messages) return undefined;
-    const { fs, rootDir, onError } = deps.messages;
-    const dir = podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name);
-    if (dir) return terminationMessageMount(fs, dir, c, onError);
-    onError(`no termination-log file for container "${c.name}": pod uid or container name is not a plain path segment`);
-    return undefined;
-  };
+export function messageMountOf(deps: Pick<StartDeps, 'messages'>, pod: V1Pod, c: V1Container): Promise<Mount | undefined> {
+  if (!deps.messages) return Promise.resolve(undefined);
+  const { fs, rootDir, onError } = deps.messages;
+  const dir = podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name);
+  if (dir) return terminationMessageMount(fs, dir, c, onError);
+  onError(`no termination-log file for container "${c.name}": pod uid or container name is not a plain path segment`);
+  return Promise.resolve(undefined);
+}
+
+/**
+ * The container's termination-log file (its mount; `ahead`: made already) and `<pod log dir>/<container>/`; a failure
+ * to make the log dir is returned (the start fails with CreateContainerError), never thrown: the caller may return
+ * before awaiting it.
+ */
+async function containerFiles(deps: StartDeps, pod: V1Pod, c: V1Container, sandboxConfig: PodSandboxConfig, ahead?: Promise<Mount | undefined>): Promise<{ mount?: Mount; logDirError?: unknown }> {
   const logDir = async (): Promise<unknown> => {
     try {
       if (deps.fs && sandboxConfig.logDirectory) await deps.fs.mkdirp(`${sandboxConfig.logDirectory}/${c.name}`);
@@ -106,8 +113,23 @@ async function containerFiles(deps: StartDeps, pod: V1Pod, c: V1Container, sandb
       return err ?? new Error('mkdir failed');
     }
   };
-  const [mount, logDirError] = await Promise.all([message(), logDir()]);
+  const [mount, logDirError] = await Promise.all([ahead ?? messageMountOf(deps, pod, c), logDir()]);
   return { ...(mount ? { mount } : {}), ...(logDirError !== undefined ? { logDirError } : {}) };
+}
+
+/** What a start may be given ready-made. */
+export interface StartOptions {
+  /** The termination-log file's mount, made while the sandbox started (messageMountOf). */
+  messageMount?: Promise<Mount | undefined>;
+}
+
+/**
+ * Whether a container's termination-log file may be made before its start (while its new sandbox starts): only for a
+ * container's first start with a safe log path — no back-off can refuse it, and the file is what startContainer
+ * would make a moment later (a start that then fails, e.g. on a pull, leaves it as a failed CreateContainer does).
+ */
+export function messageFileAhead(pod: V1Pod, c: V1Container, status: PodStatus): boolean {
+  return Boolean(c.terminationMessagePath) && !findContainerStatusByName(status, c.name) && containerLogPathErrors(pod, c).length === 0;
 }
 
 export async function startContainer(
@@ -120,6 +142,7 @@ export async function startContainer(
   status: PodStatus,
   podIps: string[] | Promise<string[]>,
   pullSecrets: readonly V1Secret[] = [],
+  opts: StartOptions = {},
 ): Promise<StartResult> {
   const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
   const fieldPath = `spec.${list}{${c.name}}`;
@@ -133,11 +156,11 @@ export async function startContainer(
     warn(target.message);
     return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
   }
-  // The termination-log file and the container's log dir are made while the sandbox's IPs are asked (the
-  // PodSandboxStatus after RunPodSandbox) and the config is built; both are there before CreateContainer. Only for
-  // a container whose log path is safe: otherwise nothing is made and the config's check refuses the container
-  // (CreateContainerConfigError, log-path-checks.ts) — a name such as "../x" must not make a directory first.
-  const files = containerLogPathErrors(pod, c).length === 0 ? containerFiles(deps, pod, c, sandboxConfig) : Promise.resolve({} as Awaited<ReturnType<typeof containerFiles>>);
+  // The termination-log file (unless made ahead) and the container's log dir are made while the sandbox's IPs are
+  // asked and the config is built; both are there before CreateContainer. Only for a container whose log path is
+  // safe: otherwise nothing is made and the config's check refuses the container (CreateContainerConfigError,
+  // log-path-checks.ts) — a name such as "../x" must not make a directory first.
+  const files = containerLogPathErrors(pod, c).length === 0 ? containerFiles(deps, pod, c, sandboxConfig, opts.messageMount) : Promise.resolve({} as Awaited<ReturnType<typeof containerFiles>>);
   const ips = podIPsOf(pod, await podIps, deps.hostIPs);
   const ctx = {
     podIp: ips[0] ?? '',

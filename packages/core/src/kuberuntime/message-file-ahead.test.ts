@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FakeClock } from '../util/clock.ts';
+import { nullLogger } from '../util/logger.ts';
+import { FakeRuntime } from '../cri/testing/fake-runtime.ts';
+import type { ContainerConfig } from '../cri/types.ts';
+import { KubeImageManager } from '../images/image-manager.ts';
+import { KubeRuntimeManager } from './runtime-manager.ts';
+import { container, makePod } from './testing/builders.ts';
+
+// The kubelet makes a container's termination-log file in startContainer, after RunPodSandbox. A first start in a
+// new sandbox has it made while RunPodSandbox runs (off the start's path); CreateContainer mounts that file, and no
+// second one is made. Containers without terminationMessagePath get none.
+test('a new sandbox: its containers\' termination-log files are made while RunPodSandbox runs, each once, and mounted', async () => {
+  const clock = new FakeClock();
+  const cri = new FakeRuntime({ clock, pullAnything: false, images: ['busybox'] });
+  const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
+  const made: string[] = [];
+  let reply!: () => void;
+  const replied = new Promise<void>((r) => (reply = r));
+  const run = cri.runPodSandbox.bind(cri);
+  cri.runPodSandbox = async (req, o) => {
+    made.push('RunPodSandbox asked');
+    await replied;
+    return run(req, o);
+  };
+  const messages = {
+    createMessageFile: async (dir: string, file: string) => void made.push(`termination-log ${dir}/${file}`),
+    readAtMost: async () => undefined,
+    readLogTail: async () => '',
+  };
+  const rt = new KubeRuntimeManager(
+    { cri, clock, logger: nullLogger, images, events: () => undefined, messages },
+    { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
+  );
+  const pod = makePod({
+    name: 'web',
+    containers: [container('app', { image: 'busybox', terminationMessagePath: '/dev/termination-log' }), container('side', { image: 'busybox', terminationMessagePath: '' })],
+  });
+  const sync = rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'));
+  for (let i = 0; i < 50 && made.length < 2; i++) await new Promise((r) => setImmediate(r));
+  const file = made.find((m) => m.startsWith('termination-log')) ?? '';
+  assert.ok(made.includes('RunPodSandbox asked'));
+  assert.match(file, /^termination-log \/var\/lib\/kubelet\/pods\/uid-web\/containers\/app\/[0-9a-f-]{36}$/, 'made before RunPodSandbox replied');
+  reply();
+  const r = await sync;
+  assert.equal(r.error, undefined);
+  assert.equal(made.length, 2, 'one file, for the container with a termination-log path');
+  assert.equal(cri.methods().filter((m) => m === 'createContainer').length, 2);
+  const configs = cri.callsOf<{ config: ContainerConfig }>('createContainer').map((c) => c.config);
+  const mount = configs[0]?.mounts?.find((m) => m.containerPath === '/dev/termination-log');
+  assert.equal(`termination-log ${mount?.hostPath}`, file, 'the file made ahead is the one mounted');
+  assert.equal(configs[1]?.mounts?.some((m) => m.containerPath === ''), false);
+});
+
+test('a container started again (it has a status): its termination-log file is made at its start, not ahead', async () => {
+  const clock = new FakeClock();
+  const cri = new FakeRuntime({ clock, pullAnything: false, images: ['busybox'] });
+  const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
+  const made: string[] = [];
+  const messages = {
+    createMessageFile: async (dir: string) => void made.push(dir),
+    readAtMost: async () => undefined,
+    readLogTail: async () => '',
+  };
+  const rt = new KubeRuntimeManager(
+    { cri, clock, logger: nullLogger, images, events: () => undefined, messages },
+    { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
+  );
+  const pod = makePod({ name: 'web', containers: [container('app', { image: 'busybox', terminationMessagePath: '/dev/termination-log' })] });
+  assert.equal((await rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'))).error, undefined);
+  // The sandbox goes away: the next sync makes a new one, and the container (known from its status) starts again.
+  const sandbox = (await cri.listPodSandbox({})).items[0]!.id;
+  await cri.stopPodSandbox({ podSandboxId: sandbox });
+  made.length = 0;
+  let during = -1;
+  const run = cri.runPodSandbox.bind(cri);
+  cri.runPodSandbox = async (req, o) => {
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    during = made.length;
+    return run(req, o);
+  };
+  assert.equal((await rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'))).error, undefined);
+  assert.equal(during, 0, 'nothing made while RunPodSandbox ran');
+  assert.deepEqual(made, ['/var/lib/kubelet/pods/uid-web/containers/app']);
+});
