@@ -10,6 +10,7 @@
 import { Agent, get } from 'node:http';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
+import { podItem } from './pod-item.mjs';
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 let gcMs = 0;
@@ -17,20 +18,14 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcMs += e.duration;
 }).observe({ entryTypes: ['gc'] });
 
-/** @param {string} url @returns {Promise<any[]>} */
-function pods(url) {
+/** The body of GET /pods. @param {string} url @returns {Promise<Buffer>} */
+function podList(url) {
   return new Promise((resolve, reject) => {
     get(url, { agent: keepAlive }, (r) => {
       /** @type {Buffer[]} */
       const chunks = [];
       r.on('data', (c) => chunks.push(c));
-      r.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')).items);
-        } catch (err) {
-          reject(err);
-        }
-      });
+      r.on('end', () => resolve(Buffer.concat(chunks)));
       r.on('error', reject);
     }).on('error', reject);
   });
@@ -42,7 +37,8 @@ async function watch({ url, name, timeoutMs }) {
   const end = performance.now() + timeoutMs;
   let containerId = '';
   while (performance.now() < end) {
-    const c = await pods(url).then((ps) => ps.find((p) => p.metadata.name === name)?.status?.containerStatuses?.[0], () => undefined);
+    // Only the pod watched is parsed (pod-item.mjs): the whole list was 1.2–1.4 ms of CPU a poll beside the agent.
+    const c = await podList(url).then((body) => podItem(body, name)?.status?.containerStatuses?.[0], () => undefined);
     containerId = c?.containerID?.replace(/^[a-z-]+:\/\//, '') ?? containerId;
     if (c?.state?.terminated) return { at: performance.timeOrigin + performance.now(), containerId, gcMs: gcMs - gc0 };
     await new Promise((r) => setTimeout(r, 5));
