@@ -66,6 +66,20 @@ test('watch events: add, change, remove', async (t) => {
   assert.equal(s.updates.length, before, 'no change → no new SET');
 });
 
+test('watch events delivered together (a burst of manifests written): one rescan of the directory for all of them', async (t) => {
+  const s = await setup(t);
+  await s.src.start();
+  const readdir = s.ctl.fs.readdir.bind(s.ctl.fs);
+  let scans = 0;
+  s.ctl.fs.readdir = async (dir) => (scans++, readdir(dir));
+  for (let i = 0; i < 30; i++) writeFileSync(join(s.dir, `p${i}.yaml`), manifest(`p${i}`));
+  for (let i = 0; i < 90; i++) s.ctl.fire(); // three inotify events a write, as fs.watch delivers them
+  await s.src.whenIdle();
+  assert.equal(scans, 1);
+  assert.equal(s.names().length, 30);
+  assert.equal(s.updates.length, 2, 'the initial (empty) SET and one with the 30 pods');
+});
+
 test('periodic rescan every fileCheckFrequency picks up changes without watch events', async (t) => {
   const s = await setup(t);
   await s.src.start();

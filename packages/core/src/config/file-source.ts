@@ -48,6 +48,8 @@ export class FileSource implements PodSource {
   private watcher: { close(): void } | undefined;
   private started = false;
   private scanning: Promise<void> | undefined;
+  /** A rescan asked by watch events, run once the events queued with them are in (onWatchEvent). */
+  private watchScan: Promise<void> | undefined;
   private dirty = false;
   private lastEmitted: string | undefined;
   /** The pods behind lastEmitted: decoded manifests are cached by file version, so the same objects = the same pods. */
@@ -106,9 +108,24 @@ export class FileSource implements PodSource {
     return this.scanning;
   }
 
-  /** Resolves once no scan is running. */
+  /**
+   * A watch event. The rescan runs after the events delivered with it (setImmediate): writing a manifest is two or
+   * three inotify events, and a burst of 30 written while the agent was busy arrived together — 120 rescans of the
+   * whole directory, one an event, held the event loop ≈ 60 ms before any pod's RunPodSandbox reached the runtime.
+   */
+  private onWatchEvent(): void {
+    this.watchScan ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.watchScan = undefined;
+        if (!this.started) return resolve();
+        void this.trigger().then(resolve);
+      }),
+    );
+  }
+
+  /** Resolves once no scan is running or asked for by a watch event. */
   async whenIdle(): Promise<void> {
-    while (this.scanning) await this.scanning;
+    while (this.scanning || this.watchScan) await (this.watchScan ?? this.scanning);
   }
 
   private async scan(): Promise<void> {
@@ -267,7 +284,7 @@ export class FileSource implements PodSource {
     try {
       this.watcher = this.fs.watch(
         this.config.path,
-        () => void this.trigger(),
+        () => this.onWatchEvent(),
         (err) => {
           this.deps.logger?.debug('manifest watch failed; relying on periodic rescan', { error: String(err) });
           this.closeWatcher();
