@@ -25,6 +25,14 @@ describe('nodeTerminationMessageFs', () => {
     assert.equal(st.size, 0);
   });
 
+  it('removeMessageFile: the file goes, its directory stays; a file already gone is no error', async () => {
+    await fs.createMessageFile(join(root, 'pods/u/containers/d'), 'id2');
+    await fs.removeMessageFile!(join(root, 'pods/u/containers/d/id2'));
+    assert.throws(() => statSync(join(root, 'pods/u/containers/d/id2')), { code: 'ENOENT' });
+    assert.ok(statSync(join(root, 'pods/u/containers/d')).isDirectory());
+    await fs.removeMessageFile!(join(root, 'pods/u/containers/d/id2'));
+  });
+
   it('readAtMost: the whole small file, the last bytes of a big one, undefined when missing', async () => {
     const p = join(root, 'msg');
     writeFileSync(p, 'DONE');

@@ -1,6 +1,6 @@
 /** The real file system behind termination messages (kuberuntime/termination-message.ts). */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCriLog } from '../kuberuntime/logs/read-cri-log.ts';
 import type { TerminationMessageFs } from '../kuberuntime/termination-message.ts';
@@ -22,6 +22,10 @@ export const nodeTerminationMessageFs: TerminationMessageFs = {
     } finally {
       await fh.close();
     }
+  },
+
+  async removeMessageFile(path) {
+    await rm(path, { force: true });
   },
 
   /**

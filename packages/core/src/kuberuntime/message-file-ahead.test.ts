@@ -84,3 +84,37 @@ test('a container started again (it has a status): its termination-log file is m
   assert.equal(during, 0, 'nothing made while RunPodSandbox ran');
   assert.deepEqual(made, ['/var/lib/kubelet/pods/uid-web/containers/app']);
 });
+
+// The kubelet makes the file only on the way to CreateContainer: a file made ahead for a start that never got there is
+// removed, so a pod retrying a failing sandbox or pull does not pile up empty files in its directory.
+test('a termination-log file made ahead is removed when the sandbox fails or the image cannot be had; kept when the container is created', async () => {
+  for (const fails of ['sandbox', 'pull', undefined] as const) {
+    const clock = new FakeClock();
+    const cri = new FakeRuntime({ clock, pullAnything: false, images: fails === 'pull' ? [] : ['busybox'] });
+    const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
+    if (fails === 'sandbox') cri.runPodSandbox = async () => Promise.reject(new Error('failed to set up pod network'));
+    const made: string[] = [];
+    const removed: string[] = [];
+    const messages = {
+      createMessageFile: async (dir: string, file: string) => void made.push(`${dir}/${file}`),
+      readAtMost: async () => undefined,
+      readLogTail: async () => '',
+      removeMessageFile: async (path: string) => void removed.push(path),
+    };
+    const rt = new KubeRuntimeManager(
+      { cri, clock, logger: nullLogger, images, events: () => undefined, messages },
+      { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
+    );
+    const pod = makePod({ name: 'web', containers: [container('app', { image: 'busybox', imagePullPolicy: 'Never', terminationMessagePath: '/dev/termination-log' })] });
+    const r = await rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'));
+    for (let i = 0; i < 20; i++) await new Promise((res) => setImmediate(res));
+    assert.equal(made.length, 1, String(fails));
+    if (fails) {
+      assert.notEqual(r.error, undefined, `${fails} failed`);
+      assert.deepEqual(removed, made, `${fails}: removed again`);
+    } else {
+      assert.equal(r.error, undefined);
+      assert.deepEqual(removed, [], 'created: kept');
+    }
+  }
+});

@@ -18,7 +18,7 @@ import { SandboxCreator } from './sandbox-create.ts';
 import { ephemeralContainersToRun } from './ephemeral-containers.ts';
 import { generatePodSandboxConfig } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
-import { errText, messageFileAhead, messageMountOf, startContainer, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
+import { errText, messageFilesAhead, startContainer, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
 import type { ContainerDevices } from './device-options.ts';
 import { heardExitMessage, listRuntimePods, podStatusFromEvent, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import { pullSecretsForPod } from './pull-secrets.ts';
@@ -170,7 +170,7 @@ export class KubeRuntimeManager implements Runtime {
       }
     }
     let sandboxId = actions.sandboxId;
-    const messageMounts = new Map<string, Promise<Mount | undefined>>();
+    let messageMounts = new Map<string, Promise<Mount | undefined>>();
     let podIps: string[] | Promise<string[]> = status.ips;
     if (actions.createSandbox) {
       // The images of the containers this sync starts are inspected while the sandbox starts (the kubelet asks
@@ -178,11 +178,7 @@ export class KubeRuntimeManager implements Runtime {
       const starting = [...actions.initContainersToStart.map((i) => pod.spec?.initContainers?.[i]), ...actions.containersToStart.map((i) => pod.spec?.containers[i])];
       const drop = this.deps.images.inspectAhead?.(pod, starting.filter((c): c is V1Container => c !== undefined));
       if (drop) ahead.push(drop);
-      // Their termination-log files too: in the thread pool while the agent waits for the sandbox (made between
-      // RunPodSandbox and CreateContainer, the synchronous mkdir + create held the event loop ≈ 1.7 ms a pod in a
-      // 30-pod burst, on ext4 behind the runtime's own file work).
-      const startDeps = this.startDeps();
-      for (const c of starting) if (c && messageFileAhead(pod, c, status)) messageMounts.set(c.name, messageMountOf(startDeps, pod, c));
+      messageMounts = messageFilesAhead(this.startDeps(), pod, starting, status, ahead);
       const created = await this.sandboxes.create(pod, actions.attempt);
       if (!fail(created.step)) return result;
       sandboxId = created.id;
@@ -190,8 +186,11 @@ export class KubeRuntimeManager implements Runtime {
     }
     if (!sandboxId) return result;
     const sandboxConfig = generatePodSandboxConfig(pod, actions.attempt, this.config);
-    const start = async (c: V1Container, init: boolean) =>
-      fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, messageMounts.get(c.name)));
+    const start = async (c: V1Container, init: boolean) => {
+      const messageMount = messageMounts.get(c.name);
+      messageMounts.delete(c.name); // the start owns it now
+      return fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, messageMount));
+    };
     // Ephemeral containers before init containers (SyncPod step 6), each started once.
     for (const c of ephemeralContainersToRun(pod, actions)) await start(c, false);
     // Init containers in order; a sidecar that cannot start (e.g. in back-off) does not hold back the rest.

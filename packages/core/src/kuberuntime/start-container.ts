@@ -88,9 +88,9 @@ async function imageUser(deps: StartDeps, c: V1Container, known?: StatusImage): 
 /**
  * The container's termination-log file, made in the pod's directory (its CRI mount; undefined when the container has
  * no terminationMessagePath or the file could not be made: the error is reported, the container starts without it).
- * Never rejects. Started ahead by the runtime manager while a new sandbox starts (`StartOptions.messageMount`).
+ * Never rejects. Made ahead while a new sandbox starts by messageFilesAhead (`StartOptions.messageMount`).
  */
-export function messageMountOf(deps: Pick<StartDeps, 'messages'>, pod: V1Pod, c: V1Container): Promise<Mount | undefined> {
+function messageMountOf(deps: Pick<StartDeps, 'messages'>, pod: V1Pod, c: V1Container): Promise<Mount | undefined> {
   if (!deps.messages) return Promise.resolve(undefined);
   const { fs, rootDir, onError } = deps.messages;
   const dir = podContainerDir(rootDir, pod.metadata?.uid ?? '', c.name);
@@ -117,6 +117,14 @@ async function containerFiles(deps: StartDeps, pod: V1Pod, c: V1Container, sandb
   return { ...(mount ? { mount } : {}), ...(logDirError !== undefined ? { logDirError } : {}) };
 }
 
+/**
+ * A termination-log file made ahead whose start did not reach CreateContainer (a failed sandbox, pull or config) is
+ * removed: the kubelet makes the file only on the way to CreateContainer, so a pod retrying such a start keeps none.
+ */
+export function dropMessageFile(deps: Pick<StartDeps, 'messages'>, made: Promise<Mount | undefined>): void {
+  void made.then((m) => (m?.hostPath ? deps.messages?.fs.removeMessageFile?.(m.hostPath) : undefined)).catch(() => undefined);
+}
+
 /** What a start may be given ready-made. */
 export interface StartOptions {
   /** The termination-log file's mount, made while the sandbox started (messageMountOf). */
@@ -124,12 +132,25 @@ export interface StartOptions {
 }
 
 /**
- * Whether a container's termination-log file may be made before its start (while its new sandbox starts): only for a
- * container's first start with a safe log path — no back-off can refuse it, and the file is what startContainer
- * would make a moment later (a start that then fails, e.g. on a pull, leaves it as a failed CreateContainer does).
+ * The termination-log files of the containers a new sandbox's sync starts, made while RunPodSandbox runs — in the
+ * thread pool, while the agent waits for the sandbox anyway (made between RunPodSandbox and CreateContainer, the
+ * synchronous mkdir + create held the event loop ≈ 1.7 ms a pod in a 30-pod burst, on ext4 behind the runtime's own
+ * file work). Only for a container's first start with a safe log path: no back-off can refuse it. Each start takes
+ * its own (StartOptions.messageMount, deleted from the map); `drops` gets what removes the files no start took.
  */
-export function messageFileAhead(pod: V1Pod, c: V1Container, status: PodStatus): boolean {
-  return Boolean(c.terminationMessagePath) && !findContainerStatusByName(status, c.name) && containerLogPathErrors(pod, c).length === 0;
+export function messageFilesAhead(
+  deps: Pick<StartDeps, 'messages'>,
+  pod: V1Pod,
+  starting: ReadonlyArray<V1Container | undefined>,
+  status: PodStatus,
+  drops: Array<() => void>,
+): Map<string, Promise<Mount | undefined>> {
+  const made = new Map<string, Promise<Mount | undefined>>();
+  for (const c of starting) {
+    if (c?.terminationMessagePath && !findContainerStatusByName(status, c.name) && containerLogPathErrors(pod, c).length === 0) made.set(c.name, messageMountOf(deps, pod, c));
+  }
+  drops.push(() => made.forEach((m) => dropMessageFile(deps, m)));
+  return made;
 }
 
 export async function startContainer(
@@ -143,6 +164,28 @@ export async function startContainer(
   podIps: string[] | Promise<string[]>,
   pullSecrets: readonly V1Secret[] = [],
   opts: StartOptions = {},
+): Promise<StartResult> {
+  const asked = { create: false };
+  try {
+    return await startWith(deps, pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, opts, asked);
+  } finally {
+    if (!asked.create && opts.messageMount) dropMessageFile(deps, opts.messageMount);
+  }
+}
+
+/** startContainer's steps; `asked.create` turns true as CreateContainer is asked. */
+async function startWith(
+  deps: StartDeps,
+  pod: V1Pod,
+  c: V1Container,
+  init: boolean,
+  sandboxId: string,
+  sandboxConfig: PodSandboxConfig,
+  status: PodStatus,
+  podIps: string[] | Promise<string[]>,
+  pullSecrets: readonly V1Secret[],
+  opts: StartOptions,
+  asked: { create: boolean },
 ): Promise<StartResult> {
   const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
   const fieldPath = `spec.${list}{${c.name}}`;
@@ -193,6 +236,7 @@ export async function startContainer(
   let containerId: string;
   try {
     if (logDirError !== undefined) throw logDirError;
+    asked.create = true;
     const r = await deps.timed('create_container', () =>
       deps.cri.createContainer({ podSandboxId: sandboxId, config: cfg.config, sandboxConfig }),
     );

@@ -30,6 +30,8 @@ export interface TerminationMessageFs {
   readAtMost(path: string, max: number): Promise<Buffer | undefined>;
   /** The log's last `lines` lines (stdout and stderr, no timestamps), of which the last `bytes` bytes. */
   readLogTail(path: string, lines: number, bytes: number): Promise<string>;
+  /** Removes a file made ahead for a start that never reached CreateContainer (fakes without files need none). */
+  removeMessageFile?(path: string): Promise<void>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
