@@ -165,100 +165,84 @@ export async function startContainer(
   pullSecrets: readonly V1Secret[] = [],
   opts: StartOptions = {},
 ): Promise<StartResult> {
-  const asked = { create: false };
+  // Whether CreateContainer was asked: a termination-log file made ahead for a start that never got there is dropped.
+  let createAsked = false;
   try {
-    return await startWith(deps, pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, opts, asked);
-  } finally {
-    if (!asked.create && opts.messageMount) dropMessageFile(deps, opts.messageMount);
-  }
-}
-
-/** startContainer's steps; `asked.create` turns true as CreateContainer is asked. */
-async function startWith(
-  deps: StartDeps,
-  pod: V1Pod,
-  c: V1Container,
-  init: boolean,
-  sandboxId: string,
-  sandboxConfig: PodSandboxConfig,
-  status: PodStatus,
-  podIps: string[] | Promise<string[]>,
-  pullSecrets: readonly V1Secret[],
-  opts: StartOptions,
-  asked: { create: boolean },
-): Promise<StartResult> {
-  const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
-  const fieldPath = `spec.${list}{${c.name}}`;
-  const warn = (message: string) => deps.events(pod, 'Warning', 'Failed', `Error: ${message}`, fieldPath);
-  const img = await deps.images.ensureImageExists(pod, c, pullSecrets);
-  if (!img.ok) return img;
-  const prev = findContainerStatusByName(status, c.name);
-  const restartCount = prev ? prev.restartCount + 1 : 0;
-  const target = targetContainerId(pod, c.name, status);
-  if (!target.ok) {
-    warn(target.message);
-    return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
-  }
-  // The termination-log file (unless made ahead) and the container's log dir are made while the sandbox's IPs are
-  // asked and the config is built; both are there before CreateContainer. Only for a container whose log path is
-  // safe: otherwise nothing is made and the config's check refuses the container (CreateContainerConfigError,
-  // log-path-checks.ts) — a name such as "../x" must not make a directory first.
-  const files = containerLogPathErrors(pod, c).length === 0 ? containerFiles(deps, pod, c, sandboxConfig, opts.messageMount) : Promise.resolve({} as Awaited<ReturnType<typeof containerFiles>>);
-  const ips = podIPsOf(pod, await podIps, deps.hostIPs);
-  const ctx = {
-    podIp: ips[0] ?? '',
-    podIps: ips,
-    hostIp: deps.hostIPs[0] ?? '',
-    hostIps: deps.hostIPs,
-    nodeName: deps.nodeName,
-    ...(deps.objects ? { objects: deps.objects } : {}),
-    ...(deps.allocatable ? { allocatable: deps.allocatable() } : {}),
-  };
-  const user = await imageUser(deps, c, img.image);
-  const cfg = user.ok ? await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes, user.user, deps.security) : user;
-  if (!cfg.ok) {
-    warn(cfg.message);
-    return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
-  }
-  useTargetPidNamespace(cfg.config, target.id);
-  if (deps.devices) {
-    const dev = await deps.devices(pod, c);
-    if (!dev.ok) {
-      warn(dev.message);
-      return { ok: false, reason: 'CreateContainerConfigError', message: dev.message };
+    const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
+    const fieldPath = `spec.${list}{${c.name}}`;
+    const warn = (message: string) => deps.events(pod, 'Warning', 'Failed', `Error: ${message}`, fieldPath);
+    const img = await deps.images.ensureImageExists(pod, c, pullSecrets);
+    if (!img.ok) return img;
+    const prev = findContainerStatusByName(status, c.name);
+    const restartCount = prev ? prev.restartCount + 1 : 0;
+    const target = targetContainerId(pod, c.name, status);
+    if (!target.ok) {
+      warn(target.message);
+      return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
     }
-    applyDeviceOptions(cfg.config, dev.opts);
+    // The termination-log file (unless made ahead) and the container's log dir are made while the sandbox's IPs are
+    // asked and the config is built; both are there before CreateContainer. Only for a container whose log path is
+    // safe: otherwise nothing is made and the config's check refuses the container (CreateContainerConfigError,
+    // log-path-checks.ts) — a name such as "../x" must not make a directory first.
+    const files = containerLogPathErrors(pod, c).length === 0 ? containerFiles(deps, pod, c, sandboxConfig, opts.messageMount) : Promise.resolve({} as Awaited<ReturnType<typeof containerFiles>>);
+    const ips = podIPsOf(pod, await podIps, deps.hostIPs);
+    const ctx = {
+      podIp: ips[0] ?? '',
+      podIps: ips,
+      hostIp: deps.hostIPs[0] ?? '',
+      hostIps: deps.hostIPs,
+      nodeName: deps.nodeName,
+      ...(deps.objects ? { objects: deps.objects } : {}),
+      ...(deps.allocatable ? { allocatable: deps.allocatable() } : {}),
+    };
+    const user = await imageUser(deps, c, img.image);
+    const cfg = user.ok ? await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes, user.user, deps.security) : user;
+    if (!cfg.ok) {
+      warn(cfg.message);
+      return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
+    }
+    useTargetPidNamespace(cfg.config, target.id);
+    if (deps.devices) {
+      const dev = await deps.devices(pod, c);
+      if (!dev.ok) {
+        warn(dev.message);
+        return { ok: false, reason: 'CreateContainerConfigError', message: dev.message };
+      }
+      applyDeviceOptions(cfg.config, dev.opts);
+    }
+    for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
+    const { mount, logDirError } = await files;
+    if (mount) cfg.config.mounts = [...(cfg.config.mounts ?? []), mount];
+    deps.lifecycle?.preCreateContainer(pod, c, cfg.config);
+    let containerId: string;
+    try {
+      if (logDirError !== undefined) throw logDirError;
+      createAsked = true;
+      const r = await deps.timed('create_container', () =>
+        deps.cri.createContainer({ podSandboxId: sandboxId, config: cfg.config, sandboxConfig }),
+      );
+      containerId = r.containerId;
+    } catch (err) {
+      const message = errText(err);
+      warn(message);
+      return { ok: false, reason: 'CreateContainerError', message };
+    }
+    deps.events(pod, 'Normal', 'Created', `Created container: ${c.name}`, fieldPath);
+    deps.lifecycle?.preStartContainer(pod, c, containerId);
+    try {
+      await deps.timed('start_container', () => deps.cri.startContainer({ containerId }));
+    } catch (err) {
+      const message = errText(err);
+      warn(message);
+      return { ok: false, reason: 'RunContainerError', message };
+    }
+    deps.events(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
+    if (c.lifecycle?.postStart && deps.postStart) {
+      const hook = await deps.postStart(pod, c, containerId, ips[0] ?? '');
+      if (!hook.ok) return { ok: false, reason: 'PostStartHookError', message: hook.message };
+    }
+    return { ok: true, containerId };
+  } finally {
+    if (!createAsked && opts.messageMount) dropMessageFile(deps, opts.messageMount);
   }
-  for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
-  const { mount, logDirError } = await files;
-  if (mount) cfg.config.mounts = [...(cfg.config.mounts ?? []), mount];
-  deps.lifecycle?.preCreateContainer(pod, c, cfg.config);
-  let containerId: string;
-  try {
-    if (logDirError !== undefined) throw logDirError;
-    asked.create = true;
-    const r = await deps.timed('create_container', () =>
-      deps.cri.createContainer({ podSandboxId: sandboxId, config: cfg.config, sandboxConfig }),
-    );
-    containerId = r.containerId;
-  } catch (err) {
-    const message = errText(err);
-    warn(message);
-    return { ok: false, reason: 'CreateContainerError', message };
-  }
-  deps.events(pod, 'Normal', 'Created', `Created container: ${c.name}`, fieldPath);
-  deps.lifecycle?.preStartContainer(pod, c, containerId);
-  try {
-    await deps.timed('start_container', () => deps.cri.startContainer({ containerId }));
-  } catch (err) {
-    const message = errText(err);
-    warn(message);
-    return { ok: false, reason: 'RunContainerError', message };
-  }
-  deps.events(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
-  if (c.lifecycle?.postStart && deps.postStart) {
-    const hook = await deps.postStart(pod, c, containerId, ips[0] ?? '');
-    if (!hook.ok) return { ok: false, reason: 'PostStartHookError', message: hook.message };
-  }
-  return { ok: true, containerId };
 }
