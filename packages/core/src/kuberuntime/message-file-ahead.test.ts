@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import type { V1Pod } from '@kubernetes/client-node';
 import assert from 'node:assert/strict';
 import { FakeClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
@@ -8,14 +9,31 @@ import { KubeImageManager } from '../images/image-manager.ts';
 import { KubeRuntimeManager } from './runtime-manager.ts';
 import { container, makePod } from './testing/builders.ts';
 
+/** A runtime manager over a fake runtime holding `images`; `made` hears each termination-log file made, `removed` lists those removed. */
+function setup(images: string[], made: (dir: string, file: string) => void) {
+  const clock = new FakeClock();
+  const cri = new FakeRuntime({ clock, pullAnything: false, images });
+  const removed: string[] = [];
+  const messages = {
+    createMessageFile: async (dir: string, file: string) => made(dir, file),
+    readAtMost: async () => undefined,
+    readLogTail: async () => '',
+    removeMessageFile: async (path: string) => void removed.push(path),
+  };
+  const rt = new KubeRuntimeManager(
+    { cri, clock, logger: nullLogger, images: new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined }), events: () => undefined, messages },
+    { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
+  );
+  const sync = async (pod: V1Pod) => rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'));
+  return { cri, removed, sync };
+}
+
 // The kubelet makes a container's termination-log file in startContainer, after RunPodSandbox. A first start in a
 // new sandbox has it made while RunPodSandbox runs (off the start's path); CreateContainer mounts that file, and no
 // second one is made. Containers without terminationMessagePath get none.
 test('a new sandbox: its containers\' termination-log files are made while RunPodSandbox runs, each once, and mounted', async () => {
-  const clock = new FakeClock();
-  const cri = new FakeRuntime({ clock, pullAnything: false, images: ['busybox'] });
-  const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
   const made: string[] = [];
+  const { cri, sync: syncOf } = setup(['busybox'], (dir, file) => void made.push(`termination-log ${dir}/${file}`));
   let reply!: () => void;
   const replied = new Promise<void>((r) => (reply = r));
   const run = cri.runPodSandbox.bind(cri);
@@ -24,20 +42,11 @@ test('a new sandbox: its containers\' termination-log files are made while RunPo
     await replied;
     return run(req, o);
   };
-  const messages = {
-    createMessageFile: async (dir: string, file: string) => void made.push(`termination-log ${dir}/${file}`),
-    readAtMost: async () => undefined,
-    readLogTail: async () => '',
-  };
-  const rt = new KubeRuntimeManager(
-    { cri, clock, logger: nullLogger, images, events: () => undefined, messages },
-    { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
-  );
   const pod = makePod({
     name: 'web',
     containers: [container('app', { image: 'busybox', terminationMessagePath: '/dev/termination-log' }), container('side', { image: 'busybox', terminationMessagePath: '' })],
   });
-  const sync = rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'));
+  const sync = syncOf(pod);
   for (let i = 0; i < 50 && made.length < 2; i++) await new Promise((r) => setImmediate(r));
   const file = made.find((m) => m.startsWith('termination-log')) ?? '';
   assert.ok(made.includes('RunPodSandbox asked'));
@@ -54,21 +63,10 @@ test('a new sandbox: its containers\' termination-log files are made while RunPo
 });
 
 test('a container started again (it has a status): its termination-log file is made at its start, not ahead', async () => {
-  const clock = new FakeClock();
-  const cri = new FakeRuntime({ clock, pullAnything: false, images: ['busybox'] });
-  const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
   const made: string[] = [];
-  const messages = {
-    createMessageFile: async (dir: string) => void made.push(dir),
-    readAtMost: async () => undefined,
-    readLogTail: async () => '',
-  };
-  const rt = new KubeRuntimeManager(
-    { cri, clock, logger: nullLogger, images, events: () => undefined, messages },
-    { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
-  );
+  const { cri, sync } = setup(['busybox'], (dir) => void made.push(dir));
   const pod = makePod({ name: 'web', containers: [container('app', { image: 'busybox', terminationMessagePath: '/dev/termination-log' })] });
-  assert.equal((await rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'))).error, undefined);
+  assert.equal((await sync(pod)).error, undefined);
   // The sandbox goes away: the next sync makes a new one, and the container (known from its status) starts again.
   const sandbox = (await cri.listPodSandbox({})).items[0]!.id;
   await cri.stopPodSandbox({ podSandboxId: sandbox });
@@ -80,7 +78,7 @@ test('a container started again (it has a status): its termination-log file is m
     during = made.length;
     return run(req, o);
   };
-  assert.equal((await rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'))).error, undefined);
+  assert.equal((await sync(pod)).error, undefined);
   assert.equal(during, 0, 'nothing made while RunPodSandbox ran');
   assert.deepEqual(made, ['/var/lib/kubelet/pods/uid-web/containers/app']);
 });
@@ -89,24 +87,11 @@ test('a container started again (it has a status): its termination-log file is m
 // removed, so a pod retrying a failing sandbox or pull does not pile up empty files in its directory.
 test('a termination-log file made ahead is removed when the sandbox fails or the image cannot be had; kept when the container is created', async () => {
   for (const fails of ['sandbox', 'pull', undefined] as const) {
-    const clock = new FakeClock();
-    const cri = new FakeRuntime({ clock, pullAnything: false, images: fails === 'pull' ? [] : ['busybox'] });
-    const images = new KubeImageManager({ cri, clock, logger: nullLogger, events: () => undefined });
-    if (fails === 'sandbox') cri.runPodSandbox = async () => Promise.reject(new Error('failed to set up pod network'));
     const made: string[] = [];
-    const removed: string[] = [];
-    const messages = {
-      createMessageFile: async (dir: string, file: string) => void made.push(`${dir}/${file}`),
-      readAtMost: async () => undefined,
-      readLogTail: async () => '',
-      removeMessageFile: async (path: string) => void removed.push(path),
-    };
-    const rt = new KubeRuntimeManager(
-      { cri, clock, logger: nullLogger, images, events: () => undefined, messages },
-      { podLogsDir: '/var/log/pods', rootDir: '/var/lib/kubelet', nodeName: 'node1', crashLoopBackOff: { initialMs: 10_000, maxMs: 300_000 } },
-    );
+    const { cri, removed, sync } = setup(fails === 'pull' ? [] : ['busybox'], (dir, file) => void made.push(`${dir}/${file}`));
+    if (fails === 'sandbox') cri.runPodSandbox = async () => Promise.reject(new Error('failed to set up pod network'));
     const pod = makePod({ name: 'web', containers: [container('app', { image: 'busybox', imagePullPolicy: 'Never', terminationMessagePath: '/dev/termination-log' })] });
-    const r = await rt.syncPod(pod, await rt.getPodStatus('uid-web', 'web', 'default'));
+    const r = await sync(pod);
     for (let i = 0; i < 20; i++) await new Promise((res) => setImmediate(res));
     assert.equal(made.length, 1, String(fails));
     if (fails) {

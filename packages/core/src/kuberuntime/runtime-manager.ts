@@ -5,7 +5,7 @@
  */
 import { defaultHostIPs } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
-import type { CriClient, Mount, PodSandboxConfig } from '../cri/types.ts';
+import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
 import type { ResolverConfig } from './pod-dns.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -18,7 +18,7 @@ import { SandboxCreator } from './sandbox-create.ts';
 import { ephemeralContainersToRun } from './ephemeral-containers.ts';
 import { generatePodSandboxConfig } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
-import { errText, messageFilesAhead, startContainer, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
+import { errText, messageFilesAhead, startContainer, type AheadMessageFile, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
 import type { ContainerDevices } from './device-options.ts';
 import { heardExitMessage, listRuntimePods, podStatusFromEvent, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import { pullSecretsForPod } from './pull-secrets.ts';
@@ -170,7 +170,7 @@ export class KubeRuntimeManager implements Runtime {
       }
     }
     let sandboxId = actions.sandboxId;
-    let messageMounts = new Map<string, Promise<Mount | undefined>>();
+    let messageFiles = new Map<string, AheadMessageFile>();
     let podIps: string[] | Promise<string[]> = status.ips;
     if (actions.createSandbox) {
       // The images of the containers this sync starts are inspected while the sandbox starts (the kubelet asks
@@ -178,7 +178,7 @@ export class KubeRuntimeManager implements Runtime {
       const starting = [...actions.initContainersToStart.map((i) => pod.spec?.initContainers?.[i]), ...actions.containersToStart.map((i) => pod.spec?.containers[i])];
       const drop = this.deps.images.inspectAhead?.(pod, starting.filter((c): c is V1Container => c !== undefined));
       if (drop) ahead.push(drop);
-      messageMounts = messageFilesAhead(this.startDeps(), pod, starting, status, ahead);
+      messageFiles = messageFilesAhead(this.startDeps(), pod, starting, status, ahead);
       const created = await this.sandboxes.create(pod, actions.attempt);
       if (!fail(created.step)) return result;
       sandboxId = created.id;
@@ -186,11 +186,8 @@ export class KubeRuntimeManager implements Runtime {
     }
     if (!sandboxId) return result;
     const sandboxConfig = generatePodSandboxConfig(pod, actions.attempt, this.config);
-    const start = async (c: V1Container, init: boolean) => {
-      const messageMount = messageMounts.get(c.name);
-      messageMounts.delete(c.name); // the start owns it now
-      return fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, messageMount));
-    };
+    const start = async (c: V1Container, init: boolean) =>
+      fail(await this.startOne(pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, messageFiles.get(c.name)));
     // Ephemeral containers before init containers (SyncPod step 6), each started once.
     for (const c of ephemeralContainersToRun(pod, actions)) await start(c, false);
     // Init containers in order; a sidecar that cannot start (e.g. in back-off) does not hold back the rest.
@@ -219,13 +216,13 @@ export class KubeRuntimeManager implements Runtime {
     status: PodStatus,
     podIps: string[] | Promise<string[]>,
     pullSecrets: V1Secret[],
-    messageMount?: Promise<Mount | undefined>,
+    messageFile?: AheadMessageFile,
   ): Promise<SyncStepResult> {
     const step: SyncStepResult = { action: init ? 'InitContainer' : 'StartContainer', target: c.name };
     const backOff = this.backOff.check(pod, c, status, init);
     if (backOff) return { ...step, error: 'CrashLoopBackOff', message: backOff };
     if (init) await this.pruneInitContainersBeforeStart(c.name, status);
-    const r = await startContainer(this.startDeps(), pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, messageMount ? { messageMount } : {});
+    const r = await startContainer(this.startDeps(), pod, c, init, sandboxId, sandboxConfig, status, podIps, pullSecrets, messageFile ? { messageFile } : {});
     if (!r.ok) return { ...step, error: r.reason, message: r.message };
     return step;
   }

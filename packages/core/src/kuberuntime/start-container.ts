@@ -88,7 +88,7 @@ async function imageUser(deps: StartDeps, c: V1Container, known?: StatusImage): 
 /**
  * The container's termination-log file, made in the pod's directory (its CRI mount; undefined when the container has
  * no terminationMessagePath or the file could not be made: the error is reported, the container starts without it).
- * Never rejects. Made ahead while a new sandbox starts by messageFilesAhead (`StartOptions.messageMount`).
+ * Never rejects. Made ahead while a new sandbox starts by messageFilesAhead (`StartOptions.messageFile`).
  */
 function messageMountOf(deps: Pick<StartDeps, 'messages'>, pod: V1Pod, c: V1Container): Promise<Mount | undefined> {
   if (!deps.messages) return Promise.resolve(undefined);
@@ -117,26 +117,25 @@ async function containerFiles(deps: StartDeps, pod: V1Pod, c: V1Container, sandb
   return { ...(mount ? { mount } : {}), ...(logDirError !== undefined ? { logDirError } : {}) };
 }
 
-/**
- * A termination-log file made ahead whose start did not reach CreateContainer (a failed sandbox, pull or config) is
- * removed: the kubelet makes the file only on the way to CreateContainer, so a pod retrying such a start keeps none.
- */
-export function dropMessageFile(deps: Pick<StartDeps, 'messages'>, made: Promise<Mount | undefined>): void {
-  void made.then((m) => (m?.hostPath ? deps.messages?.fs.removeMessageFile?.(m.hostPath) : undefined)).catch(() => undefined);
+/** A termination-log file made ahead (messageFilesAhead): its mount, and whether its start asked CreateContainer. */
+export interface AheadMessageFile {
+  mount: Promise<Mount | undefined>;
+  created: boolean;
 }
 
 /** What a start may be given ready-made. */
 export interface StartOptions {
-  /** The termination-log file's mount, made while the sandbox started (messageMountOf). */
-  messageMount?: Promise<Mount | undefined>;
+  /** The container's termination-log file, made while the sandbox started; the start marks it `created`. */
+  messageFile?: AheadMessageFile;
 }
 
 /**
  * The termination-log files of the containers a new sandbox's sync starts, made while RunPodSandbox runs — in the
  * thread pool, while the agent waits for the sandbox anyway (made between RunPodSandbox and CreateContainer, the
  * synchronous mkdir + create held the event loop ≈ 1.7 ms a pod in a 30-pod burst, on ext4 behind the runtime's own
- * file work). Only for a container's first start with a safe log path: no back-off can refuse it. Each start takes
- * its own (StartOptions.messageMount, deleted from the map); `drops` gets what removes the files no start took.
+ * file work). Only for a container's first start with a safe log path: no back-off can refuse it. `drops` gets what,
+ * after the sync, removes each file whose start never asked CreateContainer (a failed sandbox, pull or config): the
+ * kubelet makes the file only on the way to CreateContainer, so a pod retrying such a start keeps none.
  */
 export function messageFilesAhead(
   deps: Pick<StartDeps, 'messages'>,
@@ -144,12 +143,15 @@ export function messageFilesAhead(
   starting: ReadonlyArray<V1Container | undefined>,
   status: PodStatus,
   drops: Array<() => void>,
-): Map<string, Promise<Mount | undefined>> {
-  const made = new Map<string, Promise<Mount | undefined>>();
+): Map<string, AheadMessageFile> {
+  const made = new Map<string, AheadMessageFile>();
   for (const c of starting) {
-    if (c?.terminationMessagePath && !findContainerStatusByName(status, c.name) && containerLogPathErrors(pod, c).length === 0) made.set(c.name, messageMountOf(deps, pod, c));
+    if (c?.terminationMessagePath && !findContainerStatusByName(status, c.name) && containerLogPathErrors(pod, c).length === 0) made.set(c.name, { mount: messageMountOf(deps, pod, c), created: false });
   }
-  drops.push(() => made.forEach((m) => dropMessageFile(deps, m)));
+  const remove = (m: Mount | undefined) => (m?.hostPath ? deps.messages?.fs.removeMessageFile?.(m.hostPath) : undefined);
+  drops.push(() => {
+    for (const f of made.values()) if (!f.created) void f.mount.then(remove).catch(() => undefined);
+  });
   return made;
 }
 
@@ -165,84 +167,78 @@ export async function startContainer(
   pullSecrets: readonly V1Secret[] = [],
   opts: StartOptions = {},
 ): Promise<StartResult> {
-  // Whether CreateContainer was asked: a termination-log file made ahead for a start that never got there is dropped.
-  let createAsked = false;
-  try {
-    const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
-    const fieldPath = `spec.${list}{${c.name}}`;
-    const warn = (message: string) => deps.events(pod, 'Warning', 'Failed', `Error: ${message}`, fieldPath);
-    const img = await deps.images.ensureImageExists(pod, c, pullSecrets);
-    if (!img.ok) return img;
-    const prev = findContainerStatusByName(status, c.name);
-    const restartCount = prev ? prev.restartCount + 1 : 0;
-    const target = targetContainerId(pod, c.name, status);
-    if (!target.ok) {
-      warn(target.message);
-      return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
-    }
-    // The termination-log file (unless made ahead) and the container's log dir are made while the sandbox's IPs are
-    // asked and the config is built; both are there before CreateContainer. Only for a container whose log path is
-    // safe: otherwise nothing is made and the config's check refuses the container (CreateContainerConfigError,
-    // log-path-checks.ts) — a name such as "../x" must not make a directory first.
-    const files = containerLogPathErrors(pod, c).length === 0 ? containerFiles(deps, pod, c, sandboxConfig, opts.messageMount) : Promise.resolve({} as Awaited<ReturnType<typeof containerFiles>>);
-    const ips = podIPsOf(pod, await podIps, deps.hostIPs);
-    const ctx = {
-      podIp: ips[0] ?? '',
-      podIps: ips,
-      hostIp: deps.hostIPs[0] ?? '',
-      hostIps: deps.hostIPs,
-      nodeName: deps.nodeName,
-      ...(deps.objects ? { objects: deps.objects } : {}),
-      ...(deps.allocatable ? { allocatable: deps.allocatable() } : {}),
-    };
-    const user = await imageUser(deps, c, img.image);
-    const cfg = user.ok ? await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes, user.user, deps.security) : user;
-    if (!cfg.ok) {
-      warn(cfg.message);
-      return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
-    }
-    useTargetPidNamespace(cfg.config, target.id);
-    if (deps.devices) {
-      const dev = await deps.devices(pod, c);
-      if (!dev.ok) {
-        warn(dev.message);
-        return { ok: false, reason: 'CreateContainerConfigError', message: dev.message };
-      }
-      applyDeviceOptions(cfg.config, dev.opts);
-    }
-    for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
-    const { mount, logDirError } = await files;
-    if (mount) cfg.config.mounts = [...(cfg.config.mounts ?? []), mount];
-    deps.lifecycle?.preCreateContainer(pod, c, cfg.config);
-    let containerId: string;
-    try {
-      if (logDirError !== undefined) throw logDirError;
-      createAsked = true;
-      const r = await deps.timed('create_container', () =>
-        deps.cri.createContainer({ podSandboxId: sandboxId, config: cfg.config, sandboxConfig }),
-      );
-      containerId = r.containerId;
-    } catch (err) {
-      const message = errText(err);
-      warn(message);
-      return { ok: false, reason: 'CreateContainerError', message };
-    }
-    deps.events(pod, 'Normal', 'Created', `Created container: ${c.name}`, fieldPath);
-    deps.lifecycle?.preStartContainer(pod, c, containerId);
-    try {
-      await deps.timed('start_container', () => deps.cri.startContainer({ containerId }));
-    } catch (err) {
-      const message = errText(err);
-      warn(message);
-      return { ok: false, reason: 'RunContainerError', message };
-    }
-    deps.events(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
-    if (c.lifecycle?.postStart && deps.postStart) {
-      const hook = await deps.postStart(pod, c, containerId, ips[0] ?? '');
-      if (!hook.ok) return { ok: false, reason: 'PostStartHookError', message: hook.message };
-    }
-    return { ok: true, containerId };
-  } finally {
-    if (!createAsked && opts.messageMount) dropMessageFile(deps, opts.messageMount);
+  const list = init ? 'initContainers' : ephemeralContainerNamed(pod, c.name) ? 'ephemeralContainers' : 'containers';
+  const fieldPath = `spec.${list}{${c.name}}`;
+  const warn = (message: string) => deps.events(pod, 'Warning', 'Failed', `Error: ${message}`, fieldPath);
+  const img = await deps.images.ensureImageExists(pod, c, pullSecrets);
+  if (!img.ok) return img;
+  const prev = findContainerStatusByName(status, c.name);
+  const restartCount = prev ? prev.restartCount + 1 : 0;
+  const target = targetContainerId(pod, c.name, status);
+  if (!target.ok) {
+    warn(target.message);
+    return { ok: false, reason: 'CreateContainerConfigError', message: target.message };
   }
+  // The termination-log file (unless made ahead) and the container's log dir are made while the sandbox's IPs are
+  // asked and the config is built; both are there before CreateContainer. Only for a container whose log path is
+  // safe: otherwise nothing is made and the config's check refuses the container (CreateContainerConfigError,
+  // log-path-checks.ts) — a name such as "../x" must not make a directory first.
+  const files = containerLogPathErrors(pod, c).length === 0 ? containerFiles(deps, pod, c, sandboxConfig, opts.messageFile?.mount) : Promise.resolve({} as Awaited<ReturnType<typeof containerFiles>>);
+  const ips = podIPsOf(pod, await podIps, deps.hostIPs);
+  const ctx = {
+    podIp: ips[0] ?? '',
+    podIps: ips,
+    hostIp: deps.hostIPs[0] ?? '',
+    hostIps: deps.hostIPs,
+    nodeName: deps.nodeName,
+    ...(deps.objects ? { objects: deps.objects } : {}),
+    ...(deps.allocatable ? { allocatable: deps.allocatable() } : {}),
+  };
+  const user = await imageUser(deps, c, img.image);
+  const cfg = user.ok ? await generateContainerConfig(pod, c, restartCount, img.imageRef, ctx, deps.volumes, user.user, deps.security) : user;
+  if (!cfg.ok) {
+    warn(cfg.message);
+    return { ok: false, reason: 'CreateContainerConfigError', message: cfg.message };
+  }
+  useTargetPidNamespace(cfg.config, target.id);
+  if (deps.devices) {
+    const dev = await deps.devices(pod, c);
+    if (!dev.ok) {
+      warn(dev.message);
+      return { ok: false, reason: 'CreateContainerConfigError', message: dev.message };
+    }
+    applyDeviceOptions(cfg.config, dev.opts);
+  }
+  for (const w of cfg.warnings ?? []) deps.events(pod, 'Warning', 'InvalidEnvironmentVariableNames', w, fieldPath);
+  const { mount, logDirError } = await files;
+  if (mount) cfg.config.mounts = [...(cfg.config.mounts ?? []), mount];
+  deps.lifecycle?.preCreateContainer(pod, c, cfg.config);
+  let containerId: string;
+  try {
+    if (logDirError !== undefined) throw logDirError;
+    if (opts.messageFile) opts.messageFile.created = true; // kept, as the kubelet's is, whatever CreateContainer says
+    const r = await deps.timed('create_container', () =>
+      deps.cri.createContainer({ podSandboxId: sandboxId, config: cfg.config, sandboxConfig }),
+    );
+    containerId = r.containerId;
+  } catch (err) {
+    const message = errText(err);
+    warn(message);
+    return { ok: false, reason: 'CreateContainerError', message };
+  }
+  deps.events(pod, 'Normal', 'Created', `Created container: ${c.name}`, fieldPath);
+  deps.lifecycle?.preStartContainer(pod, c, containerId);
+  try {
+    await deps.timed('start_container', () => deps.cri.startContainer({ containerId }));
+  } catch (err) {
+    const message = errText(err);
+    warn(message);
+    return { ok: false, reason: 'RunContainerError', message };
+  }
+  deps.events(pod, 'Normal', 'Started', `Started container ${c.name}`, fieldPath);
+  if (c.lifecycle?.postStart && deps.postStart) {
+    const hook = await deps.postStart(pod, c, containerId, ips[0] ?? '');
+    if (!hook.ok) return { ok: false, reason: 'PostStartHookError', message: hook.message };
+  }
+  return { ok: true, containerId };
 }
