@@ -12,6 +12,7 @@ import { helpText } from './config/flag-specs.ts';
 import { loadConfig } from './config/load-config.ts';
 import type { KubeletFactory } from './kubelet-factory.ts';
 import { createAgentLogger } from './log/log-sink.ts';
+import { turnWriter } from './log/turn-writer.ts';
 
 export async function runAgentProcess(argv: string[], createKubelet: KubeletFactory): Promise<void> {
   const loaded = loadConfig(argv, {
@@ -39,7 +40,9 @@ export async function runAgentProcess(argv: string[], createKubelet: KubeletFact
     kc.client.close();
   }
   const pretty = process.stdout.isTTY === true && process.env.NODELET_LOG_FORMAT !== 'json';
-  const logger = createAgentLogger({ write: (line) => process.stdout.write(line), pretty, verbosity: config.verbosity });
+  const out = turnWriter((chunk) => process.stdout.write(chunk));
+  process.on('exit', out.flush); // every process.exit below, and an uncaught exception's
+  const logger = createAgentLogger({ write: out.write, pretty, verbosity: config.verbosity });
   for (const w of warnings) logger.warn(w);
   logger.info('loaded config', {
     configFile,
