@@ -174,12 +174,14 @@ export class KubeRuntimeManager implements Runtime {
     let podIps: string[] | Promise<string[]> = status.ips;
     if (actions.createSandbox) {
       // The images of the containers this sync starts are inspected while the sandbox starts (the kubelet asks
-      // after it): an ImageStatus round trip off the start; a pull still waits for the sandbox.
+      // after it): an ImageStatus round trip off the start; a pull still waits for the sandbox. Asked after
+      // RunPodSandbox, which the runtime then serves first.
       const starting = [...actions.initContainersToStart.map((i) => pod.spec?.initContainers?.[i]), ...actions.containersToStart.map((i) => pod.spec?.containers[i])];
-      const drop = this.deps.images.inspectAhead?.(pod, starting.filter((c): c is V1Container => c !== undefined));
-      if (drop) ahead.push(drop);
-      messageFiles = messageFilesAhead(this.startDeps(), pod, starting, status, ahead);
-      const created = await this.sandboxes.create(pod, actions.attempt);
+      const created = await this.sandboxes.create(pod, actions.attempt, () => {
+        const drop = this.deps.images.inspectAhead?.(pod, starting.filter((c): c is V1Container => c !== undefined));
+        if (drop) ahead.push(drop);
+        messageFiles = messageFilesAhead(this.startDeps(), pod, starting, status, ahead);
+      });
       if (!fail(created.step)) return result;
       sandboxId = created.id;
       podIps = created.ips;

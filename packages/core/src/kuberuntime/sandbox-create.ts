@@ -53,7 +53,8 @@ export class SandboxCreator {
     }
   }
 
-  async create(pod: V1Pod, attempt: number): Promise<{ step: SyncStepResult; id: string; ips: Promise<string[]> }> {
+  /** `whileRunning`: called once RunPodSandbox is asked (not when a step before it fails), for work to overlap with it. */
+  async create(pod: V1Pod, attempt: number, whileRunning?: () => void): Promise<{ step: SyncStepResult; id: string; ips: Promise<string[]> }> {
     const step: SyncStepResult = { action: 'CreatePodSandbox', target: pod.metadata?.uid ?? '' };
     let stage = 'Failed to generate sandbox config for pod';
     try {
@@ -65,7 +66,9 @@ export class SandboxCreator {
       stage = 'Failed to create sandbox for pod';
       const runtimeHandler = (await this.deps.runtimeClasses?.lookupRuntimeHandler(pod.spec?.runtimeClassName)) ?? '';
       if (runtimeHandler) this.log.info('Running pod with runtime handler', { pod: formatPod(pod), runtimeHandler });
-      const r = await this.deps.cri.runPodSandbox({ config, runtimeHandler });
+      const running = this.deps.cri.runPodSandbox({ config, runtimeHandler });
+      whileRunning?.();
+      const r = await running;
       this.errors.delete(pod.metadata?.uid ?? '');
       // SyncPod's PodSandboxStatus for the pod's IPs: asked now, awaited where a container's config needs them (the
       // first start's image check, termination-log file and log dir go on meanwhile).
