@@ -157,7 +157,7 @@ export class Kubelet implements KubeletApi {
       recorder: this.recorder,
       sink,
       podIP: (pod) => this.statusManager.getPodStatus(pod.metadata?.uid ?? '')?.podIP ?? '',
-      shownSandboxIps: (uid, id) => readySandboxIps(this.cache.get(uid).status, id),
+      shownSandboxIps: (uid, id) => readySandboxIps(this.cache.get(uid).status, id) ?? ('heardSandboxIps' in this.pleg ? this.pleg.heardSandboxIps(id) : undefined),
       cgroupParent: (pod) => this.stats?.cm.cgroupParent(pod),
       probeResults: { liveness: this.probes.manager.liveness, startup: this.probes.manager.startup },
       ...(this.api ? { runtimeClasses: this.api.runtimeClasses } : {}),
@@ -172,6 +172,7 @@ export class Kubelet implements KubeletApi {
       cache: this.cache,
       bus: this.events,
       ...(this.stats ? { metrics: this.stats.kubeletMetrics.metrics } : {}),
+      syncingPod: (uid) => this.workers.isSyncingPod(uid), // the workers are made below, before any event
     });
     this.eviction = this.gc = new EvictionWiring(
       {

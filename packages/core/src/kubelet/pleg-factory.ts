@@ -15,6 +15,8 @@ export interface PlegParts {
   cache: PodStatusCache;
   bus: EventBus;
   metrics?: PlegMetrics;
+  /** The pod workers' isSyncingPod (EventedPlegDeps.syncingPod). */
+  syncingPod?: (uid: string) => boolean;
 }
 
 export function buildPleg(deps: KubeletDeps, c: KubeletConfig, parts: PlegParts): GenericPleg | EventedPleg {
@@ -27,7 +29,7 @@ export function buildPleg(deps: KubeletDeps, c: KubeletConfig, parts: PlegParts)
   if (!c.eventedPleg) return generic;
   const detect = deps.detectEventSource ?? (() => detectEventSource(deps.cri, c.runtimeEndpoint, { clock, logger }));
   return new EventedPleg(
-    { generic, cache: parts.cache, clock, logger, detect, ...(metrics ? { metrics } : {}), ...generateFrom(parts.runtime) },
+    { generic, cache: parts.cache, clock, logger, detect, ...(metrics ? { metrics } : {}), ...(parts.syncingPod ? { syncingPod: parts.syncingPod } : {}), ...generateFrom(parts.runtime) },
     { fallbackRelistPeriodMs: c.plegRelistPeriodMs, fallbackRelistThresholdMs: c.plegRelistThresholdMs },
   );
 }

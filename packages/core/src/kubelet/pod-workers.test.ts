@@ -261,6 +261,26 @@ test('an entry that does not show the sync\'s changes yet: the fresh read is ask
   assert.equal(handlers.statuses[1]?.containerStatuses[0]?.state, 'running');
 });
 
+test('the event that shows the sync\'s changes, landing after the sync ended but before its read began, stands for the read (none is asked)', async () => {
+  const f = setup();
+  const { clock, cache, handlers, workers, flush, refreshes } = f;
+  handlers.acting.add('a');
+  handlers.shown.set('a', (s) => s.containerStatuses.some((c) => c.id.id === 'c1' && c.state === 'running'));
+  cache.set('uid-a', withMain('created'), undefined, clock.now() - 5);
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  workers.updatePod({ updateType: 'sync', pod: v('a', '1') });
+  await flush();
+  assert.equal(handlers.log.length, 1, 'synced; its read waits for the clock to pass the sync');
+  // The runtime sends the started event after StartContainer's reply: it lands while the read waits for the clock.
+  cache.set('uid-a', withMain('running'), undefined, clock.now());
+  await clock.step(1);
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(refreshes, [], 'no read of the pod');
+  assert.equal(handlers.log.length, 2);
+  assert.equal(handlers.statuses[1]?.containerStatuses[0]?.state, 'running');
+});
+
 test('a deleted pod whose termination step failed is retried after the back-off by housekeeping, until it finishes (no source sends it another update)', async () => {
   const { clock, cache, handlers, workers, flush, tick } = setup();
   workers.updatePod({ updateType: 'create', pod: v('a', '1') });

@@ -26,6 +26,8 @@ interface WorkerState extends PodLifecycle {
   pod?: V1Pod;
   runningPod?: RuntimePod;
   pending?: UpdatePodOptions;
+  /** While syncPod runs (isSyncingPod). */
+  inSyncPod?: boolean;
   /** The update of the last step (kubelet activeUpdate): redelivered to an orphan whose step failed. */
   last?: UpdatePodOptions;
   working: boolean;
@@ -119,6 +121,11 @@ export class PodWorkers implements PodStateProvider {
     return due;
   }
 
+  /** True while the pod's worker runs syncPod: a sync that creates or starts anything reads the pod after it. */
+  isSyncingPod(uid: string): boolean {
+    return this.workers.get(uid)?.inSyncPod === true;
+  }
+
   podOf(uid: string): V1Pod | undefined {
     return this.workers.get(uid)?.pod;
   }
@@ -209,7 +216,8 @@ export class PodWorkers implements PodStateProvider {
       if (error && w.phase === 'syncing') throw new Error(`pod status unavailable: ${error.message}`);
       if (w.phase === 'syncing' && w.pod) {
         acted = true; // until the sync says otherwise: one that throws may have changed the runtime
-        const r = await this.deps.handlers.syncPod(u.updateType, w.pod, status);
+        w.inSyncPod = true;
+        const r = await this.deps.handlers.syncPod(u.updateType, w.pod, status).finally(() => (w.inSyncPod = false));
         acted = r.acted ?? false;
         shownBy = r.shownBy;
         if (r.requeueAfterMs !== undefined) requeue = r.requeueAfterMs;
@@ -322,7 +330,8 @@ export class PodWorkers implements PodStateProvider {
     // A loop, not one sleep: a 1 ms timer may fire before the wall clock has moved (timers run on the monotonic
     // clock); a read stamped with the sync's own end is no newer than it, and the worker would wait for ever.
     while (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
-    if (w.lastSyncTime !== syncedAt || w.phase === 'finished') return;
+    // The runtime's event of the sync's last change came meanwhile (it follows the call's reply): it stands for the read.
+    if (w.lastSyncTime !== syncedAt || w.phase === 'finished' || this.shown(w)) return;
     await this.readPod(w, pod, syncedAt);
   }
 }

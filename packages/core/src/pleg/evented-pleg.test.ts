@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { RuntimePod } from '../container/types.ts';
 import type { RuntimeContainerEvent } from '../cri/runtime-events.ts';
 import { CriError } from '../cri/types.ts';
-import { pod, setup } from './testing/evented-fixture.ts';
+import { eventPod, pod, setup } from './testing/evented-fixture.ts';
 
 test('connected: an event re-reads its pod at once, the timer relist slows to 300 s with a 10 min threshold', async () => {
   const { clock, rt, src, pleg, generic, ev, seen, metrics } = setup();
@@ -178,5 +178,70 @@ test('while connected, a pod whose inspection failed is re-inspected within a se
   rt.failStatus.clear();
   await clock.step(1_000);
   assert.equal(cache.get('u1').error, undefined);
+  pleg.stop();
+});
+
+test('an event is handled after the turn that brought it: a reply arriving with it goes first', async () => {
+  const { clock, rt, src, pleg, ev, seen } = setup();
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  seen();
+  const reads = () => rt.calls.filter((c) => c === 'getPodStatus u1').length;
+  const before = reads();
+  rt.pods = [pod('u1', [['c1', 'running'], ['c2', 'running']])];
+  src.push(ev('started', 'c2'));
+  for (let i = 0; i < 50; i++) await Promise.resolve(); // what a reply's continuation runs in: microtasks of this turn
+  assert.equal(reads(), before, 'the event was handled inside the turn that brought it');
+  await new Promise((r) => setImmediate(r));
+  await clock.step(0);
+  assert.equal(reads(), before + 1);
+  assert.deepEqual(seen(), ['u1/ContainerStarted/c2']);
+  pleg.stop();
+});
+
+test('while its worker syncs a pod, a created or started event without the whole pod is left to the worker\'s read; exits and other pods are read', async () => {
+  let syncing = true;
+  const { clock, rt, src, pleg, ev, seen } = setup(undefined, { syncingPod: (uid) => syncing && uid === 'u1' });
+  rt.pods = [pod('u1', [['c1', 'running']]), pod('u2', [['d1', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  seen();
+  const reads = (uid: string) => rt.calls.filter((c) => c === `getPodStatus ${uid}`).length;
+  const turn = async () => {
+    await new Promise((r) => setImmediate(r));
+    await clock.step(0);
+  };
+  const before = reads('u1');
+  rt.pods = [pod('u1', [['c1', 'running'], ['c2', 'running']]), pod('u2', [['d1', 'running'], ['d2', 'running']])];
+  src.push(ev('created', 'c2', { sandboxId: 'sb-u1' }));
+  src.push(ev('started', 'c2', { sandboxId: 'sb-u1' }));
+  src.push(ev('started', 'd2', { sandboxId: 'sb-u2' }));
+  await turn();
+  assert.equal(reads('u1'), before, 'the syncing worker\'s own start: no read of its own');
+  assert.deepEqual(seen(), ['u2/ContainerStarted/d2'], 'another pod\'s start is read');
+  rt.pods = [pod('u1', [['c1', 'exited'], ['c2', 'running']]), pod('u2', [['d1', 'running'], ['d2', 'running']])];
+  src.push(ev('exited', 'c1', { sandboxId: 'sb-u1' }));
+  await turn();
+  assert.equal(reads('u1'), before + 1, 'an exit is never the sync\'s doing: read');
+  syncing = false;
+  rt.pods = [pod('u1', [['c1', 'exited'], ['c2', 'running'], ['c3', 'running']]), pod('u2', [['d1', 'running'], ['d2', 'running']])];
+  src.push(ev('started', 'c3', { sandboxId: 'sb-u1' }));
+  await turn();
+  assert.equal(reads('u1'), before + 2, 'no sync running: read');
+  pleg.stop();
+});
+
+test('a sandbox\'s IPs are known from its event as soon as the event is heard, before it is handled', async () => {
+  const { clock, rt, src, pleg, ev } = setup();
+  rt.pods = [pod('u1', [['c1', 'running']])];
+  pleg.start();
+  await clock.step(500);
+  src.push(ev('started', 'sb-u1', { sandboxId: 'sb-u1', podUid: 'u1', pod: eventPod('u1', [['c1', 'running']]) }));
+  for (let i = 0; i < 50; i++) await Promise.resolve(); // heard (the stream yielded it), not handled: the turn goes on
+  assert.deepEqual(pleg.heardSandboxIps('sb-u1'), ['10.0.0.7']);
+  assert.equal(pleg.heardSandboxIps('sb-other'), undefined);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(pleg.heardSandboxIps('sb-u1'), undefined, 'handled: the cache shows it from now on');
   pleg.stop();
 });

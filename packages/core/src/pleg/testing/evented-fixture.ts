@@ -92,7 +92,7 @@ export function recordingMetrics(): PlegMetrics & { counts: Record<string, numbe
   };
 }
 
-export function setup(detection?: (src: ScriptedSource) => EventSourceDetection, extra: Pick<EventedPlegDeps, 'generatePodStatus'> = {}) {
+export function setup(detection?: (src: ScriptedSource) => EventSourceDetection, extra: Pick<EventedPlegDeps, 'generatePodStatus' | 'syncingPod'> = {}) {
   const clock = new FakeClock();
   const rt = new FakeContainerRuntime();
   const cache = new StatusCache();
