@@ -94,7 +94,7 @@ describe('createContainerdEventSource over gRPC', () => {
 
   it('subscribes with namespace header and filters, yields mapped events, ends quietly on abort', async () => {
     const source = createContainerdEventSource(fake.endpoint, {
-      resolveSandboxId: async (e) => (e.containerId === C ? S : undefined),
+      resolveSandboxId: async (e) => (e.containerId === C ? { sandboxId: S, podUid: 'uid-web' } : undefined),
     });
     assert.equal(source.name, 'containerd');
     const ac = new AbortController();
@@ -119,8 +119,8 @@ describe('createContainerdEventSource over gRPC', () => {
     await done;
     await sub.closed;
     assert.deepEqual(seen, [
-      { ...ev('started', C, T0), sandboxId: S },
-      { ...ev('exited', C, T0 + 3, 137), sandboxId: S },
+      { ...ev('started', C, T0), sandboxId: S, podUid: 'uid-web' },
+      { ...ev('exited', C, T0 + 3, 137), sandboxId: S, podUid: 'uid-web' },
       ev('deleted', S, T0 + 5),
     ]);
   });

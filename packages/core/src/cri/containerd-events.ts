@@ -35,7 +35,7 @@ export interface ContainerdEventSourceOptions {
   /** Subscribe filters (any-of); default: this namespace's /tasks/ and /containers/ topics. */
   filters?: string[];
   logger?: Logger;
-  /** Fills sandboxId (e.g. createCriSandboxResolver(cri)); without it sandboxId stays unset. */
+  /** Fills sandboxId and podUid (e.g. createCriSandboxResolver(cri)); without it they stay unset. */
   resolveSandboxId?: SandboxResolver;
 }
 
@@ -157,8 +157,9 @@ export function createContainerdEventSource(endpoint: string, opts: ContainerdEv
           continue;
         }
         if (!ev) continue;
-        const sandboxId = await opts.resolveSandboxId?.(ev);
-        if (sandboxId) ev.sandboxId = sandboxId;
+        const found = await opts.resolveSandboxId?.(ev);
+        if (found) ev.sandboxId = found.sandboxId;
+        if (found?.podUid) ev.podUid = found.podUid;
         yield ev;
       }
     } catch (err) {

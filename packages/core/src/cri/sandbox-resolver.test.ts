@@ -13,7 +13,7 @@ async function setup() {
   const { podSandboxId } = await rt.runPodSandbox({ config: sandboxConfig });
   const { containerId } = await rt.createContainer({
     podSandboxId,
-    config: { metadata: { name: 'app', attempt: 0 }, image: { image: HOST_IMAGE } },
+    config: { metadata: { name: 'app', attempt: 0 }, image: { image: HOST_IMAGE }, labels: { 'io.kubernetes.pod.uid': 'u1' } },
     sandboxConfig,
   });
   rt.resetCalls();
@@ -21,13 +21,14 @@ async function setup() {
 }
 
 describe('createCriSandboxResolver', () => {
-  it('finds a container sandbox once, then from cache; a sandbox resolves to itself', async () => {
+  it('finds a container sandbox and pod UID once, then from cache; a sandbox resolves to itself with its metadata.uid', async () => {
     const { rt, podSandboxId, containerId } = await setup();
     const resolve = createCriSandboxResolver(rt);
-    assert.equal(await resolve(ev('started', containerId)), podSandboxId);
-    assert.equal(await resolve(ev('exited', containerId)), podSandboxId);
+    const mine = { sandboxId: podSandboxId, podUid: 'u1' };
+    assert.deepEqual(await resolve(ev('started', containerId)), mine, 'the io.kubernetes.pod.uid label the kubelet sets');
+    assert.deepEqual(await resolve(ev('exited', containerId)), mine);
     assert.deepEqual(rt.methods(), ['listContainers']);
-    assert.equal(await resolve(ev('started', podSandboxId)), podSandboxId);
+    assert.deepEqual(await resolve(ev('started', podSandboxId)), mine);
     assert.deepEqual(rt.methods(), ['listContainers', 'listContainers', 'listPodSandbox']);
   });
 
@@ -35,7 +36,7 @@ describe('createCriSandboxResolver', () => {
     const { rt, podSandboxId, containerId } = await setup();
     const resolve = createCriSandboxResolver(rt);
     await resolve(ev('started', containerId));
-    assert.equal(await resolve(ev('deleted', containerId)), podSandboxId);
+    assert.deepEqual(await resolve(ev('deleted', containerId)), { sandboxId: podSandboxId, podUid: 'u1' });
     assert.equal(await resolve(ev('deleted', 'never-seen')), undefined);
     assert.deepEqual(rt.methods(), ['listContainers']);
     await resolve(ev('started', containerId));
@@ -48,7 +49,7 @@ describe('createCriSandboxResolver', () => {
     assert.equal(await resolve(ev('created', 'unknown')), undefined);
     rt.failNext('listContainers', new CriError('UNAVAILABLE', 'down'));
     assert.equal(await resolve(ev('started', containerId)), undefined);
-    assert.equal(await resolve(ev('started', containerId)), podSandboxId);
+    assert.deepEqual(await resolve(ev('started', containerId)), { sandboxId: podSandboxId, podUid: 'u1' });
   });
 
   it('bounds its cache', async () => {

@@ -220,15 +220,21 @@ test('while its worker syncs a pod, a created or started event without the whole
   await turn();
   assert.equal(reads('u1'), before, 'the syncing worker\'s own start: no read of its own');
   assert.deepEqual(seen(), ['u2/ContainerStarted/d2'], 'another pod\'s start is read');
+  // The worker's read after its sync publishes what the events would have (its ContainerStarted brings the next sync).
+  await pleg.updateCache('u1', 'pod-u1', 'default', clock.now());
+  assert.equal(reads('u1'), before + 1);
+  assert.deepEqual(seen(), ['u1/ContainerStarted/c2']);
+  await pleg.updateCache('u1', 'pod-u1', 'default', clock.now());
+  assert.deepEqual(seen(), [], 'a later read is the worker\'s plain one');
   rt.pods = [pod('u1', [['c1', 'exited'], ['c2', 'running']]), pod('u2', [['d1', 'running'], ['d2', 'running']])];
   src.push(ev('exited', 'c1', { sandboxId: 'sb-u1' }));
   await turn();
-  assert.equal(reads('u1'), before + 1, 'an exit is never the sync\'s doing: read');
+  assert.equal(reads('u1'), before + 3, 'an exit is never the sync\'s doing: read');
   syncing = false;
   rt.pods = [pod('u1', [['c1', 'exited'], ['c2', 'running'], ['c3', 'running']]), pod('u2', [['d1', 'running'], ['d2', 'running']])];
   src.push(ev('started', 'c3', { sandboxId: 'sb-u1' }));
   await turn();
-  assert.equal(reads('u1'), before + 2, 'no sync running: read');
+  assert.equal(reads('u1'), before + 4, 'no sync running: read');
   pleg.stop();
 });
 

@@ -90,6 +90,8 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   private readonly pending = new Map<string, RuntimeContainerEvent[]>();
   /** Events about unknown ids waiting for CRI to agree before they relist. */
   private settling = 0;
+  /** Pods whose events were left to their worker's read after its sync (workerReads, updateCache). */
+  private readonly leftToWorker = new Set<string>();
   /** Events heard in this turn, handled after it (consume). */
   private arrived: RuntimeContainerEvent[] = [];
   /** Exit events left to fromEvent (their pod's status built from the event), not shown as heard. */
@@ -142,6 +144,9 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   }
 
   updateCache(uid: string, name: string, namespace: string, after?: number): Promise<void> {
+    // The worker's read after a sync whose own events were left to it (workerReads): read as the events' re-read
+    // would have, its transitions published (the ContainerStarted that brings the pod's next sync).
+    if (this.leftToWorker.delete(uid)) return this.deps.generic.inspect(uid);
     return this.deps.generic.updateCache(uid, name, namespace, after);
   }
 
@@ -269,7 +274,11 @@ export class EventedPleg implements PodLifecycleEventGenerator {
         if (this.deps.generatePodStatus && ev.pod && !this.pending.has(uid)) this.held.add(ev);
         else g.exited(uid, ev.containerId, ev.exit, !this.pending.has(uid));
       }
-      if (!this.workerReads(uid, ev)) this.reread(uid, ev, source, signal);
+      if (this.workerReads(uid, ev)) {
+        this.leftToWorker.add(uid);
+        if (this.leftToWorker.size > 4096) this.leftToWorker.delete(this.leftToWorker.values().next().value!); // a worker gone before its read
+      }
+      else this.reread(uid, ev, source, signal);
     }
     this.deps.onRuntimeEvent?.(ev);
   }
@@ -278,7 +287,8 @@ export class EventedPleg implements PodLifecycleEventGenerator {
    * A container or sandbox created or started while the pod's worker syncs the pod is that sync's own doing (only
    * the kubelet creates and starts them), and a sync that created or started anything reads the pod once it ends
    * (pod-workers.ts): an event that does not carry the whole pod (containerd's task events) needs no settle and read
-   * of its own. On containerd 1.6 those were ≈ 12 CRI calls per pod start beside the start's own three.
+   * of its own — that read (updateCache) publishes the transitions instead. On containerd 1.6 those were ≈ 12 CRI
+   * calls per pod start beside the start's own three.
    */
   private workerReads(uid: string, ev: RuntimeContainerEvent): boolean {
     return (ev.kind === 'created' || ev.kind === 'started') && !ev.pod && this.deps.syncingPod?.(uid) === true;
