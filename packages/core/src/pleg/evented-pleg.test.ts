@@ -251,3 +251,21 @@ test('a sandbox\'s IPs are known from its event as soon as the event is heard, b
   assert.equal(pleg.heardSandboxIps('sb-u1'), undefined, 'handled: the cache shows it from now on');
   pleg.stop();
 });
+
+test('containerd: a creation CRI could not place (no sandbox found for it) relists nothing; an unknown start does', async () => {
+  const { clock, rt, src, pleg, ev } = setup();
+  rt.pods = [];
+  pleg.start();
+  await clock.step(500);
+  const lists = () => rt.calls.filter((c) => c === 'getPods').length;
+  const before = lists();
+  src.push(ev('created', 'pause-of-new-sandbox', { source: 'containerd' }));
+  await new Promise((r) => setImmediate(r));
+  await clock.step(0);
+  assert.equal(lists(), before, 'a relist could not show what CRI does not know yet');
+  src.push(ev('started', 'pause-of-new-sandbox', { source: 'containerd' }));
+  await new Promise((r) => setImmediate(r));
+  await clock.step(0);
+  assert.equal(lists(), before + 1);
+  pleg.stop();
+});

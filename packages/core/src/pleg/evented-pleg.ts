@@ -260,7 +260,10 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     const uid = g.podOf(ev.containerId) ?? (ev.sandboxId ? g.podOf(ev.sandboxId) : undefined) ?? ev.podUid;
     if (ev.kind === 'deleted') g.forgetExit(ev.containerId);
     if (uid === undefined) {
-      // A new pod the event does not name: the relist finds it (once CRI shows what the event says).
+      // A new pod the event does not name: the relist finds it (once CRI shows what the event says). Not a creation
+      // CRI could not place (containerd's ContainerCreate of a sandbox's pause container, sent before RunPodSandbox
+      // stores the sandbox): a relist now cannot show it; its start's event, or its creator's read, will.
+      if (ev.source === 'containerd' && ev.kind === 'created' && ev.sandboxId === undefined) return void this.deps.onRuntimeEvent?.(ev);
       this.settling++;
       void settled(source, ev, signal).then(() => {
         this.settling--;
