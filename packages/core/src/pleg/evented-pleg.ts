@@ -18,7 +18,9 @@
  * `eventedRelistPeriodMs` (300 s) with the `eventedRelistThresholdMs` (10 min) health threshold, and the
  * cache's global timestamp is refreshed every `cacheRefreshMs` so pod workers waiting for a fresh status are
  * not held for a whole relist period (as the kubelet's evented PLEG does). When the stream breaks the PLEG
- * relists at once, drops back to the 1 s relist and reconnects with exponential back-off.
+ * relists at once, drops back to the 1 s relist and reconnects with exponential back-off. On a pod start's path
+ * (start-path-events.ts) events are handled after the turn that brought them, and a syncing pod's own created /
+ * started events are left to its worker's read.
  */
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -26,6 +28,7 @@ import type { BoundedChannel } from '../util/bounded-channel.ts';
 import type { PodStatusCache, Runtime } from '../container/types.ts';
 import type { EventSourceDetection, RuntimeContainerEvent, RuntimeEventSource } from '../cri/runtime-events.ts';
 import type { GenericPleg } from './generic-pleg.ts';
+import { HeardEvents, LeftToWorker } from './start-path-events.ts';
 import type { PlegHealth, PlegMetrics, PodLifecycleEvent, PodLifecycleEventGenerator } from './types.ts';
 
 export interface EventedPlegDeps {
@@ -44,7 +47,7 @@ export interface EventedPlegDeps {
   generatePodStatus?: NonNullable<Runtime['generatePodStatus']>;
   /** Called for every runtime event after it was handled (benches, diagnostics). */
   onRuntimeEvent?: (e: RuntimeContainerEvent) => void;
-  /** True while the pod's worker runs its sync (PodWorkers.isSyncingPod): see `workerReads`. */
+  /** True while the pod's worker runs its sync (PodWorkers.isSyncingPod): see LeftToWorker. */
   syncingPod?: (uid: string) => boolean;
 }
 
@@ -90,10 +93,8 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   private readonly pending = new Map<string, RuntimeContainerEvent[]>();
   /** Events about unknown ids waiting for CRI to agree before they relist. */
   private settling = 0;
-  /** Pods whose events were left to their worker's read after its sync (workerReads, updateCache). */
-  private readonly leftToWorker = new Set<string>();
-  /** Events heard in this turn, handled after it (consume). */
-  private arrived: RuntimeContainerEvent[] = [];
+  private readonly heard = new HeardEvents();
+  private readonly leftToWorker: LeftToWorker;
   /** Exit events left to fromEvent (their pod's status built from the event), not shown as heard. */
   private readonly held = new WeakSet<RuntimeContainerEvent>();
   /** Runtime events received (all streams). */
@@ -105,6 +106,7 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   ) {
     this.config = { ...DEFAULT_EVENTED_PLEG_CONFIG, ...config };
     this.log = deps.logger.child('evented-pleg');
+    this.leftToWorker = new LeftToWorker(deps.syncingPod);
   }
 
   get mode(): EventedPlegMode {
@@ -144,9 +146,9 @@ export class EventedPleg implements PodLifecycleEventGenerator {
   }
 
   updateCache(uid: string, name: string, namespace: string, after?: number): Promise<void> {
-    // The worker's read after a sync whose own events were left to it (workerReads): read as the events' re-read
-    // would have, its transitions published (the ContainerStarted that brings the pod's next sync).
-    if (this.leftToWorker.delete(uid)) return this.deps.generic.inspect(uid);
+    // The worker's read after a sync whose own events were left to it: read as the events' re-read would have, its
+    // transitions published (the ContainerStarted that brings the pod's next sync).
+    if (this.leftToWorker.take(uid)) return this.deps.generic.inspect(uid);
     return this.deps.generic.updateCache(uid, name, namespace, after);
   }
 
@@ -208,10 +210,9 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     try {
       for await (const ev of source.subscribe(ac.signal)) {
         this.setConnected(true);
-        // Handled after the turn that brought it: a runtime sends a sandbox's or container's events just before
-        // the reply to the call that made them (the embedded runtime, containerd's GetContainerEvents), and the
-        // reply — the next step of a pod's start — goes first. Each event took ≈ 1.5 ms of a start's path.
-        if (this.arrived.push(ev) === 1) setImmediate(() => this.handleArrived(source, ac.signal));
+        this.heard.push(ev, (evs) => {
+          if (!ac.signal.aborted) for (const e of evs) this.onEvent(e, source, ac.signal);
+        });
       }
     } catch (err) {
       if (!signal.aborted) {
@@ -228,24 +229,9 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     return was;
   }
 
-  /**
-   * A sandbox's IPs as an event heard but not handled yet shows it ready: the reply to RunPodSandbox, handled before
-   * the events that came with it (consume), finds them here instead of asking PodSandboxStatus.
-   */
+  /** A sandbox's IPs as a heard, not yet handled event shows them (HeardEvents.sandboxIps). */
   heardSandboxIps(podSandboxId: string): string[] | undefined {
-    for (let i = this.arrived.length - 1; i >= 0; i--) {
-      const sb = this.arrived[i]?.pod?.sandbox;
-      if (sb?.id !== podSandboxId) continue;
-      if (sb.state !== 'SANDBOX_READY') return undefined;
-      return [sb.network?.ip ?? '', ...(sb.network?.additionalIps ?? []).map((x) => x.ip)].filter((x) => x !== '');
-    }
-    return undefined;
-  }
-
-  private handleArrived(source: RuntimeEventSource, signal: AbortSignal): void {
-    const evs = this.arrived;
-    this.arrived = [];
-    if (!signal.aborted) for (const ev of evs) this.onEvent(ev, source, signal);
+    return this.heard.sandboxIps(podSandboxId);
   }
 
   private onEvent(ev: RuntimeContainerEvent, source: RuntimeEventSource, signal: AbortSignal): void {
@@ -277,24 +263,9 @@ export class EventedPleg implements PodLifecycleEventGenerator {
         if (this.deps.generatePodStatus && ev.pod && !this.pending.has(uid)) this.held.add(ev);
         else g.exited(uid, ev.containerId, ev.exit, !this.pending.has(uid));
       }
-      if (this.workerReads(uid, ev)) {
-        this.leftToWorker.add(uid);
-        if (this.leftToWorker.size > 4096) this.leftToWorker.delete(this.leftToWorker.values().next().value!); // a worker gone before its read
-      }
-      else this.reread(uid, ev, source, signal);
+      if (!this.leftToWorker.leave(uid, ev)) this.reread(uid, ev, source, signal);
     }
     this.deps.onRuntimeEvent?.(ev);
-  }
-
-  /**
-   * A container or sandbox created or started while the pod's worker syncs the pod is that sync's own doing (only
-   * the kubelet creates and starts them), and a sync that created or started anything reads the pod once it ends
-   * (pod-workers.ts): an event that does not carry the whole pod (containerd's task events) needs no settle and read
-   * of its own — that read (updateCache) publishes the transitions instead. On containerd 1.6 those were ≈ 12 CRI
-   * calls per pod start beside the start's own three.
-   */
-  private workerReads(uid: string, ev: RuntimeContainerEvent): boolean {
-    return (ev.kind === 'created' || ev.kind === 'started') && !ev.pod && this.deps.syncingPod?.(uid) === true;
   }
 
   /** Re-reads the pod after `ev` settled; one re-read per pod at a time, later events coalesce into the next. */
@@ -362,7 +333,7 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     const g = this.deps.generic;
     // Not while an event is still being turned into cache entries: a worker let go now would act on a status
     // that misses it (e.g. a container it just started, shown 'created': it would start another).
-    if (!this.connected || g.busy || this.pending.size > 0 || this.settling > 0 || this.arrived.length > 0) return;
+    if (!this.connected || g.busy || this.pending.size > 0 || this.settling > 0 || this.heard.size > 0) return;
     // A pod whose inspection failed is retried now, not at the next 300 s relist.
     if (g.pendingReinspection > 0) void g.relistSoon();
     else this.deps.cache.updateTime(this.deps.clock.now());
