@@ -35,7 +35,7 @@ export function createStreamHub(kubelet: KubeletApi, recorder?: FlightRecorderAp
   const bus = kubelet.events;
   const fanOut = deferredFanOut(bus, defer);
   return {
-    hello: () => ({ node: kubelet.node(), seq: lastSeq(bus) }),
+    hello: () => ({ node: kubelet.node(), seq: bus.recent(undefined, 1)[0]?.seq ?? 0 }),
     events(filter, emit, replay = 0) {
       if (replay > 0) for (const e of bus.recent(filter, replay)) emit(e);
       return fanOut.add(filter, emit);
@@ -52,12 +52,10 @@ export function createStreamHub(kubelet: KubeletApi, recorder?: FlightRecorderAp
   };
 }
 
-const lastSeq = (bus: EventBus): number => bus.recent(undefined, 1)[0]?.seq ?? 0;
-
 interface Feed {
-  filter: EventFilter;
   emit: Emit<'event'>;
-  live: boolean;
+  /** Its bus subscription's release; undefined once released (queued events are then dropped). */
+  stop?: () => void;
 }
 
 /**
@@ -68,31 +66,29 @@ interface Feed {
  */
 function deferredFanOut(bus: EventBus, defer: (run: () => void) => void) {
   let queue: Array<[Feed, NodeletEvent]> = [];
+  const release = (f: Feed) => {
+    f.stop?.();
+    f.stop = undefined;
+  };
   const deliver = () => {
     const batch = queue;
     queue = [];
     for (const [f, e] of batch) {
-      if (!f.live) continue;
+      if (!f.stop) continue;
       try {
         f.emit(e);
       } catch {
-        f.live = false; // as the bus does with a throwing listener
-        stopOf.get(f)?.();
+        release(f); // as the bus does with a throwing listener
       }
     }
   };
-  const stopOf = new WeakMap<Feed, () => void>();
   return {
     add(filter: EventFilter, emit: Emit<'event'>): Release {
-      const feed: Feed = { filter, emit, live: true };
-      const stop = bus.subscribe((e) => {
+      const feed: Feed = { emit };
+      feed.stop = bus.subscribe((e) => {
         if (eventMatches(e, filter) && queue.push([feed, e]) === 1) defer(deliver);
       });
-      stopOf.set(feed, stop);
-      return () => {
-        feed.live = false;
-        stop();
-      };
+      return () => release(feed);
     },
   };
 }

@@ -249,12 +249,7 @@ export class EventedPleg implements PodLifecycleEventGenerator {
       // A new pod the event does not name: the relist finds it (once CRI shows what the event says). Not a creation
       // CRI could not place (containerd's ContainerCreate of a sandbox's pause container, sent before RunPodSandbox
       // stores the sandbox): a relist now cannot show it; its start's event, or its creator's read, will.
-      if (ev.source === 'containerd' && ev.kind === 'created' && ev.sandboxId === undefined) return void this.deps.onRuntimeEvent?.(ev);
-      this.settling++;
-      void settled(source, ev, signal).then(() => {
-        this.settling--;
-        if (!signal.aborted) void g.relistSoon();
-      });
+      if (ev.source !== 'containerd' || ev.kind !== 'created' || ev.sandboxId !== undefined) this.relistAfter(ev, source, signal);
     } else {
       // An exit whose event carries the whole pod is shown from it (fromEvent: the kubelet's evented PLEG builds the
       // status, termination message included, and caches it at the event's time), with no read of the pod and no
@@ -266,6 +261,14 @@ export class EventedPleg implements PodLifecycleEventGenerator {
       if (!this.leftToWorker.leave(uid, ev)) this.reread(uid, ev, source, signal);
     }
     this.deps.onRuntimeEvent?.(ev);
+  }
+
+  private relistAfter(ev: RuntimeContainerEvent, source: RuntimeEventSource, signal: AbortSignal): void {
+    this.settling++;
+    void settled(source, ev, signal).then(() => {
+      this.settling--;
+      if (!signal.aborted) void this.deps.generic.relistSoon();
+    });
   }
 
   /** Re-reads the pod after `ev` settled; one re-read per pod at a time, later events coalesce into the next. */

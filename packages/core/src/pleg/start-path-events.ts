@@ -3,7 +3,9 @@
  * handled after it, so a reply that came with them goes first (HeardEvents), and a pod's own created / started events
  * are left to its worker's read after its sync (LeftToWorker).
  */
+import { readyIpsOf } from '../container/types.ts';
 import type { RuntimeContainerEvent } from '../cri/runtime-events.ts';
+import { toSandboxStatus } from '../kuberuntime/convert.ts';
 
 /**
  * Events heard in this turn, handled once it ends: a runtime sends a sandbox's or container's events just before the
@@ -32,13 +34,8 @@ export class HeardEvents {
    * with it, finds them here instead of asking PodSandboxStatus.
    */
   sandboxIps(podSandboxId: string): string[] | undefined {
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      const sb = this.queue[i]?.pod?.sandbox;
-      if (sb?.id !== podSandboxId) continue;
-      if (sb.state !== 'SANDBOX_READY') return undefined;
-      return [sb.network?.ip ?? '', ...(sb.network?.additionalIps ?? []).map((x) => x.ip)].filter((x) => x !== '');
-    }
-    return undefined;
+    const sb = this.queue.findLast((ev) => ev.pod?.sandbox.id === podSandboxId)?.pod?.sandbox;
+    return readyIpsOf(sb && toSandboxStatus(sb));
   }
 }
 
