@@ -8,6 +8,7 @@
 import type { PodRef } from '../events/types.ts';
 import { idsOf } from './devicemanager/pod-devices.ts';
 import type { ContainerDevices, PluginDevice } from './devicemanager/types.ts';
+import { byCodeUnit } from '../util/compare.ts';
 
 export interface ContainerRef {
   pod: PodRef;
@@ -100,7 +101,7 @@ export function cpuResourcesView(s: CpuSnapshot, onlineCpus: number, pod: (uid: 
   const exclusive = [...s.assignments].flatMap(([uid, byContainer]) =>
     [...byContainer].map(([container, cpus]) => ({ pod: podOrUid(pod, uid), container, cpus: cpus.toString() })),
   );
-  exclusive.sort((a, b) => `${a.pod.namespace}/${a.pod.name}/${a.container}`.localeCompare(`${b.pod.namespace}/${b.pod.name}/${b.container}`));
+  exclusive.sort((a, b) => byCodeUnit(`${a.pod.namespace}/${a.pod.name}/${a.container}`, `${b.pod.namespace}/${b.pod.name}/${b.container}`));
   return { policy: s.policy, online, shared: s.shared.toString() || online, reserved: s.reserved?.toString() ?? '', exclusive };
 }
 
@@ -156,7 +157,7 @@ function deviceViews(devices: NonNullable<ResourcesViewSources['devices']>, pod:
     if (!listed.some((r) => r.resource === resource)) listed.push({ resource, connected: false, devices: [...byId.keys()].sort().map((id) => ({ id, healthy: false, numaNodes: [] })) });
   }
   return listed
-    .sort((a, b) => a.resource.localeCompare(b.resource))
+    .sort((a, b) => byCodeUnit(a.resource, b.resource))
     .map((r) => ({
       resource: r.resource,
       connected: r.connected,

@@ -15,6 +15,7 @@ import type { StatusManager } from '../status/types.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { ProbesApi } from './types.ts';
+import { byCodeUnit } from '../util/compare.ts';
 
 export interface KubeletProbesDeps {
   cri: CriClient;
@@ -80,7 +81,7 @@ export class KubeletProbes implements ProbesApi {
     return this.manager
       .snapshot()
       .filter((w) => (!filter?.namespace || w.pod.namespace === filter.namespace) && (!filter?.pod || w.pod.name === filter.pod))
-      .sort((a, b) => `${a.pod.namespace}/${a.pod.name}/${a.container}/${a.probeType}`.localeCompare(`${b.pod.namespace}/${b.pod.name}/${b.container}/${b.probeType}`));
+      .sort((a, b) => byCodeUnit(`${a.pod.namespace}/${a.pod.name}/${a.container}/${a.probeType}`, `${b.pod.namespace}/${b.pod.name}/${b.container}/${b.probeType}`));
   }
 
   async metrics(): Promise<{ contentType: string; body: string }> {

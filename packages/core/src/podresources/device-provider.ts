@@ -7,6 +7,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { DeviceManager } from '../cm/devicemanager/manager.ts';
 import { NODE_WITHOUT_TOPOLOGY } from '../cm/devicemanager/types.ts';
 import type { ContainerDevices, DevicesProvider } from './types.ts';
+import { byCodeUnit } from '../util/compare.ts';
 
 /** resource → NUMA node (as the checkpoint keys it, "-1": none) → device ids, expanded per device and node. */
 export function containerDevicesOf(byResource: ReadonlyArray<[string, Record<string, string[]>]>): ContainerDevices[] {
@@ -17,7 +18,7 @@ export function containerDevicesOf(byResource: ReadonlyArray<[string, Record<str
       for (const id of ids) out.push({ resourceName, deviceIds: [id], numa, ...(numa === NODE_WITHOUT_TOPOLOGY ? {} : { topology: { nodes: [{ ID: numa }] } }) });
     }
   }
-  out.sort((a, b) => a.resourceName.localeCompare(b.resourceName) || a.deviceIds[0]!.localeCompare(b.deviceIds[0]!) || a.numa - b.numa);
+  out.sort((a, b) => byCodeUnit(a.resourceName, b.resourceName) || byCodeUnit(a.deviceIds[0]!, b.deviceIds[0]!) || a.numa - b.numa);
   return out.map(({ numa: _, ...d }) => d);
 }
 

@@ -2,6 +2,7 @@
 import type { V1ContainerStatus, V1PodStatus } from '@kubernetes/client-node';
 import type { ContainerBrief } from '../events/types.ts';
 import { canonicalJson } from '../util/hash.ts';
+import { byCodeUnit } from '../util/compare.ts';
 
 export function containerBrief(s: V1ContainerStatus, init: boolean): ContainerBrief {
   const st = s.state;
@@ -28,7 +29,7 @@ export function statusKey(status: V1PodStatus): string {
     delete (rest as { lastHeartbeatTime?: unknown }).lastHeartbeatTime;
     return rest;
   });
-  conditions.sort((a, b) => a.type.localeCompare(b.type));
+  conditions.sort((a, b) => byCodeUnit(a.type, b.type));
   return canonicalJson({ ...status, conditions });
 }
 

@@ -24,6 +24,7 @@ import { grpcEndpointConnector, type ConnectEndpoint } from './endpoint.ts';
 import { registrationError, serveRegistration, type RegistrationServer } from './registration.ts';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.ts';
 import { CHECKPOINT_FILE, ENDPOINT_STOP_GRACE_MS, KUBELET_SOCKET, type DeviceRunOptions, type PluginEndpoint } from './types.ts';
+import { byCodeUnit } from '../../util/compare.ts';
 
 export interface DeviceManagerDeps {
   clock: { now(): number };
@@ -65,7 +66,7 @@ export function deviceRequests(c: V1Container, isDevice: (r: string) => boolean)
   return Object.entries(src)
     .filter(([r]) => isDevice(r))
     .map(([r, v]) => [r, Number(v)] as [string, number])
-    .sort(([a], [b]) => a.localeCompare(b));
+    .sort(([a], [b]) => byCodeUnit(a, b));
 }
 
 export class DeviceManager {

@@ -4,6 +4,7 @@
  * m.podDevices.devices()), so a reservation, an allocation and a restored checkpoint entry all count.
  */
 import type { AllocResponse, ContainerDevices, DeviceRunOptions } from './types.ts';
+import { byCodeUnit } from '../../util/compare.ts';
 
 export class PodDevices {
   private readonly byPod = new Map<string, Map<string, Map<string, ContainerDevices>>>();
@@ -68,7 +69,7 @@ export function runOptionsOf(entries: readonly ContainerDevices[]): DeviceRunOpt
   const devs = new Set<string>();
   const mounts = new Set<string>();
   const cdi = new Set<string>();
-  for (const e of [...entries].sort((a, b) => a.resource.localeCompare(b.resource))) {
+  for (const e of [...entries].sort((a, b) => byCodeUnit(a.resource, b.resource))) {
     const r = e.response;
     if (!r) continue;
     for (const [key, value] of Object.entries(r.envs ?? {})) {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fnv32a } from '../../util/hash.ts';
 import { InMemoryState, type Block, type ContainerMemoryAssignments, type MemoryTable, type NUMANodeMap } from './state.ts';
+import { byCodeUnit } from '../../util/compare.ts';
 
 /** memoryManagerStateFileName. */
 export const MEMORY_MANAGER_STATE_FILE = 'memory_manager_state';
@@ -40,7 +41,6 @@ export interface CheckpointFile {
 }
 
 const byNum = (a: string, b: string) => Number(a) - Number(b);
-const byStr = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const ints = (xs: readonly number[] | null | undefined) => (xs ? `[${xs.join(' ')}]` : '<nil>');
 
 function spewTable(t: FileTable): string {
@@ -48,7 +48,7 @@ function spewTable(t: FileTable): string {
 }
 
 function spewNode(n: FileNode): string {
-  const mm = n.memoryMap ? `map[${Object.keys(n.memoryMap).sort(byStr).map((k) => `${k}:${spewTable(n.memoryMap![k]!)}`).join(' ')}]` : '<nil>';
+  const mm = n.memoryMap ? `map[${Object.keys(n.memoryMap).sort(byCodeUnit).map((k) => `${k}:${spewTable(n.memoryMap![k]!)}`).join(' ')}]` : '<nil>';
   return `<*>{NumberOfAssignments:(int)${n.numberOfAssignments} MemoryMap:(map[v1.ResourceName]*state.MemoryTable)${mm} Cells:([]int)${ints(n.cells)}}`;
 }
 
@@ -63,10 +63,10 @@ export function spewCheckpoint(cp: Omit<CheckpointFile, 'checksum'>, checksum = 
   const e = cp.entries;
   const entries = e
     ? `map[${Object.keys(e)
-        .sort(byStr)
+        .sort(byCodeUnit)
         .map((pod) => {
           const cs = e[pod];
-          const inner = cs ? `map[${Object.keys(cs).sort(byStr).map((c) => `${c}:${spewBlocks(cs[c] ?? null)}`).join(' ')}]` : '<nil>';
+          const inner = cs ? `map[${Object.keys(cs).sort(byCodeUnit).map((c) => `${c}:${spewBlocks(cs[c] ?? null)}`).join(' ')}]` : '<nil>';
           return `${pod}:${inner}`;
         })
         .join(' ')}]`
@@ -94,7 +94,7 @@ function toFile(policyName: string, machine: NUMANodeMap, entries: ContainerMemo
 export function encodeCheckpoint(policyName: string, machine: NUMANodeMap, entries: ContainerMemoryAssignments): string {
   const cp = toFile(policyName, machine, entries);
   const checksum = checkpointChecksum(cp);
-  const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(o).sort(byStr).map((k) => [k, o[k]!]));
+  const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(o).sort(byCodeUnit).map((k) => [k, o[k]!]));
   const ms = sortKeys(cp.machineState!);
   for (const n of Object.values(ms)) n.memoryMap = sortKeys(n.memoryMap!);
   const e = sortKeys(cp.entries!);
