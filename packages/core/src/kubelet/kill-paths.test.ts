@@ -69,10 +69,11 @@ test('liveness failure: a sync-loop input; the prober kills nothing, computePodA
   assert.ok(t.k8s('live').some((e) => e.reason === 'Unhealthy' && e.message === 'Liveness probe failed: dead\n'));
   assert.equal(t.kubelet.probes.list({ pod: 'live-node1' })[0]?.effective, 'failure');
   assert.deepEqual(t.cri.methods().filter((m) => m === 'stopContainer' || m === 'removeContainer'), [], 'no kill from the prober');
-  // The loop back: the pod's next sync (its resync) kills the container with the probe's grace and restarts it.
+  // The loop back: the pod's next sync (its resync: 60 s plus the kubelet's jitter of up to 50 %) kills the container
+  // with the probe's grace and restarts it.
   t.flags.liveFail = false;
   t.kubelet.syncLoop.start();
-  await t.step(61);
+  await t.step(91);
   assert.deepEqual(t.stops(first), [4]);
   assert.ok(t.k8s('live').some((e) => e.reason === 'Killing' && e.message === 'Container app failed liveness probe, will be restarted'));
   const after = cstatus(t.pod('live'), 'app');

@@ -158,6 +158,22 @@ test('resync queue: due after the resync interval', async () => {
   assert.deepEqual(workers.takeDue(clock.now() + 60_000), ['uid-a']);
 });
 
+test("resync and retry are jittered as the kubelet's wait.Jitter(period, 0.5): period + random × 0.5 × period", async () => {
+  // pod_workers.go: workerResyncIntervalJitterFactor = workerBackOffPeriodJitterFactor = 0.5.
+  const draws = [0.999, 0.5];
+  const { clock, cache, workers } = setup(() => draws.shift() ?? 0);
+  workers.updatePod({ updateType: 'create', pod: v('a', '1') });
+  await workers.waitIdle('uid-a');
+  assert.deepEqual(workers.takeDue(clock.now() + 89_969), [], 'not due before 60 s + 0.999 × 30 s');
+  assert.deepEqual(workers.takeDue(clock.now() + 89_970), ['uid-a']);
+  const pod = makePod({ name: 'p', uid: 'u1' });
+  cache.set('u1', { ...emptyStatus('u1') }, new Error('ContainerStatus: deadline exceeded'), clock.now());
+  workers.updatePod({ updateType: 'create', pod });
+  await workers.waitIdle('u1');
+  assert.deepEqual(workers.takeDue(clock.now() + 12_499), [], 'a retry after 10 s + 0.5 × 5 s');
+  assert.deepEqual(workers.takeDue(clock.now() + 12_500), ['u1']);
+});
+
 test('a pod whose status PLEG could not read is not synced (it is retried after the back-off)', async () => {
   const { clock, cache, handlers, workers, flush } = setup();
   const pod = makePod({ name: 'p', uid: 'u1' });

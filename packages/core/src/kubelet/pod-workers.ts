@@ -9,21 +9,20 @@
  * newer than the sync (that read, or a newer one). A runtime event that is late (the evented PLEG's global
  * refresh ran ahead of it) can then no longer make the worker start a container again whose start it just made.
  * No read when the pod's entry already shows every change the sync made (the evented PLEG's entry built from the
- * runtime's event of the last one: SyncPodOutcome.shownBy, sync-shown.ts).
+ * runtime's event of the last one: SyncPodOutcome.shownBy, sync-shown.ts). That status is fresh-status.ts's.
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { PodStatus, PodStatusCache, RuntimePod } from '../container/types.ts';
 import type { PodStateProvider } from './pod-state-provider.ts';
+import { FreshStatus, type SyncedWorker } from './fresh-status.ts';
 import { isTerminated, requestTermination, type PodLifecycle, type WorkerPhase } from './pod-lifecycle.ts';
 import type { KillPodOptions, PodStatusFunc, PodSyncHandlers, SyncPodOutcome, UpdatePodOptions, UpdateType } from './pod-worker-types.ts';
 
 export type { KillPodOptions, PodStatusFunc, PodSyncHandlers, SyncPodOutcome, UpdatePodOptions, UpdateType, WorkerPhase };
 
-interface WorkerState extends PodLifecycle {
-  uid: string;
-  pod?: V1Pod;
+interface WorkerState extends PodLifecycle, SyncedWorker {
   runningPod?: RuntimePod;
   pending?: UpdatePodOptions;
   /** While syncPod runs (isSyncingPod). */
@@ -34,13 +33,6 @@ interface WorkerState extends PodLifecycle {
   gracePeriodOverride?: number;
   /** Status changes of the kills received (kubelet statusPostTerminating), applied in syncTerminatingPod. */
   statusPostTerminating?: PodStatusFunc[];
-  lastSyncTime: number;
-  /** The last sync acted: the next one needs a status of this pod read after it (see the file comment). */
-  needsPodStatus: boolean;
-  /** That read, under way (resolves when it is in the cache, or failed). */
-  refreshed?: Promise<void>;
-  /** The last sync's changes are shown by a status that passes this (SyncPodOutcome.shownBy): no read needed. */
-  shownBy?: (status: PodStatus) => boolean;
   idle: Array<() => void>;
 }
 
@@ -56,7 +48,11 @@ export interface PodWorkersConfig {
   freshStatusWaitMs?: number;
 }
 
-const DEFAULT_FRESH_STATUS_WAIT_MS = 5_000;
+/**
+ * The kubelet's workerResyncIntervalJitterFactor and workerBackOffPeriodJitterFactor: a resync or a retry waits its
+ * period plus a random 0–50 % of it (wait.Jitter), so pods started together do not resync together.
+ */
+const JITTER_FACTOR = 0.5;
 
 export class PodWorkers implements PodStateProvider {
   private readonly workers = new Map<string, WorkerState>();
@@ -64,6 +60,7 @@ export class PodWorkers implements PodStateProvider {
   private podsSynced = false;
   /** uid → when the pod is due for a resync. */
   private readonly queue = new Map<string, number>();
+  private readonly fresh: FreshStatus;
 
   constructor(
     private readonly deps: {
@@ -76,9 +73,13 @@ export class PodWorkers implements PodStateProvider {
        * already in flight that began after `after` may be joined.
        */
       refresh: (uid: string, pod: V1Pod, after: number) => Promise<void>;
+      /** [0, 1) for the resync and retry jitter (Math.random). */
+      random?: () => number;
     },
     private readonly config: PodWorkersConfig,
-  ) {}
+  ) {
+    this.fresh = new FreshStatus({ ...deps, waitMs: config.freshStatusWaitMs ?? 5_000 });
+  }
 
   updatePod(o: UpdatePodOptions): void {
     const uid = o.pod?.metadata?.uid ?? o.runningPod?.uid ?? '';
@@ -119,6 +120,11 @@ export class PodWorkers implements PodStateProvider {
       }
     }
     return due;
+  }
+
+  /** The kubelet's wait.Jitter(period, factor): period + random × factor × period. */
+  private jittered(periodMs: number): number {
+    return periodMs + (this.deps.random ?? Math.random)() * JITTER_FACTOR * periodMs;
   }
 
   /** True while the pod's worker runs syncPod: a sync that creates or starts anything reads the pod after it. */
@@ -207,8 +213,9 @@ export class PodWorkers implements PodStateProvider {
   private async step(w: WorkerState, u: UpdatePodOptions): Promise<void> {
     // The worker has seen the termination request: syncPod will not run again, no container can start.
     if (w.phase !== 'syncing') w.startedTerminating = true;
-    const { status, error } = await this.statusAfterSync(w);
+    const { status, error } = await this.fresh.statusAfterSync(w);
     let requeue: number | undefined = this.config.resyncIntervalMs;
+    let exact = false; // a sync's own requeueAfterMs (when a back-off ends) is kept as it is, not jittered
     let acted = false;
     let shownBy: ((s: PodStatus) => boolean) | undefined;
     try {
@@ -220,7 +227,7 @@ export class PodWorkers implements PodStateProvider {
         const r = await this.deps.handlers.syncPod(u.updateType, w.pod, status).finally(() => (w.inSyncPod = false));
         acted = r.acted ?? false;
         shownBy = r.shownBy;
-        if (r.requeueAfterMs !== undefined) requeue = r.requeueAfterMs;
+        if (r.requeueAfterMs !== undefined) [requeue, exact] = [r.requeueAfterMs, true];
         if (r.terminal && (w.phase as WorkerPhase) === 'syncing') w.phase = 'terminating';
       }
       if (w.phase === 'terminating') {
@@ -239,99 +246,13 @@ export class PodWorkers implements PodStateProvider {
     } catch (err) {
       this.deps.logger.warn('Error syncing pod, skipping', { podUid: w.uid, err: String(err) });
       requeue = this.config.backOffPeriodMs;
+      exact = false;
     }
     w.lastSyncTime = this.deps.clock.now();
     w.needsPodStatus = acted;
     w.shownBy = acted ? shownBy : undefined;
-    w.refreshed = acted && w.pod && !this.shown(w) ? this.refreshAfterSync(w, w.pod) : undefined;
-    if (requeue !== undefined && w.phase !== 'finished') this.queue.set(w.uid, this.deps.clock.now() + requeue);
+    w.refreshed = acted && w.pod && !this.fresh.shown(w) ? this.fresh.refreshAfterSync(w, w.pod) : undefined;
+    if (requeue !== undefined && w.phase !== 'finished') this.queue.set(w.uid, this.deps.clock.now() + (exact ? requeue : this.jittered(requeue)));
     else this.queue.delete(w.uid);
-  }
-
-  /**
-   * The status for the next sync: newer than the end of the last one. After an acting sync, the fresh read
-   * first (until it lands, an entry newer than the sync may still be an old read patched later), then the
-   * pod's own entry. Never an endless wait: if that entry is not there in time (the read was lost or its
-   * entry removed), the pod is read again; if that does not land either, a full relist begun after the sync
-   * will do (the global timestamp), as for a worker whose last sync did not act.
-   */
-  private async statusAfterSync(w: WorkerState): Promise<{ status: PodStatus; error?: Error }> {
-    const { cache } = this.deps;
-    if (!w.needsPodStatus) return cache.getNewerThan(w.uid, w.lastSyncTime);
-    const shown = await this.shownOrRead(w);
-    if (shown) return shown;
-    const own = cache.getNewerThan(w.uid, w.lastSyncTime, { podEntryOnly: true });
-    const first = await this.within(own);
-    if (first) return first;
-    const modified = cache.get(w.uid).modified;
-    this.deps.logger.warn('No fresh pod status after a sync, reading the pod again', { podUid: w.uid, waitedMs: this.waitMs, lastSyncTime: w.lastSyncTime, entryModified: modified });
-    if (w.pod) await this.readPod(w, w.pod, this.deps.clock.now());
-    const second = await this.within(own);
-    if (second) return second;
-    this.deps.logger.warn('Still no fresh pod status, waiting for a relist', { podUid: w.uid });
-    return Promise.race([own, cache.getNewerThan(w.uid, w.lastSyncTime)]);
-  }
-
-  /**
-   * The pod's cached entry when it shows every change of the last sync (the runtime's event of its last change
-   * arrived: the evented PLEG's entry, built from that event, stands for the read; sync-shown.ts).
-   */
-  private shown(w: WorkerState): { status: PodStatus } | undefined {
-    if (!w.shownBy) return undefined;
-    const entry = this.deps.cache.get(w.uid);
-    return !entry.error && w.shownBy(entry.status) ? { status: entry.status } : undefined;
-  }
-
-  /**
-   * Waits for the fresh read to land, or, first, for an entry of the pod that shows the sync's changes (its event
-   * may arrive after StartContainer returned, while the read is under way); undefined once the read landed.
-   */
-  private async shownOrRead(w: WorkerState): Promise<{ status: PodStatus } | undefined> {
-    let shown = this.shown(w);
-    let landed = false;
-    const read = (w.refreshed ?? Promise.resolve()).then(() => (landed = true));
-    while (!shown && w.shownBy && !landed) {
-      await Promise.race([read, this.deps.cache.getNewerThan(w.uid, this.deps.cache.get(w.uid).modified, { podEntryOnly: true })]);
-      shown = this.shown(w);
-    }
-    await (shown ? undefined : read);
-    return shown;
-  }
-
-  private get waitMs(): number {
-    return this.config.freshStatusWaitMs ?? DEFAULT_FRESH_STATUS_WAIT_MS;
-  }
-
-  /** p's value if it settles within the wait (injected clock), else undefined. */
-  private async within<T>(p: Promise<T>): Promise<T | undefined> {
-    const ac = new AbortController();
-    const timeout = this.deps.clock.sleep(this.waitMs, ac.signal).then(
-      () => undefined,
-      () => undefined,
-    );
-    try {
-      return await Promise.race([p, timeout]);
-    } finally {
-      ac.abort();
-    }
-  }
-
-  private async readPod(w: WorkerState, pod: V1Pod, after: number): Promise<void> {
-    try {
-      await this.deps.refresh(w.uid, pod, after);
-    } catch (err) {
-      this.deps.logger.warn('Failed to refresh the pod status after a sync', { podUid: w.uid, err: String(err) });
-    }
-  }
-
-  /** The fresh read after an acting sync: begun once the clock has moved past the sync's end, so it is newer. */
-  private async refreshAfterSync(w: WorkerState, pod: V1Pod): Promise<void> {
-    const syncedAt = w.lastSyncTime;
-    // A loop, not one sleep: a 1 ms timer may fire before the wall clock has moved (timers run on the monotonic
-    // clock); a read stamped with the sync's own end is no newer than it, and the worker would wait for ever.
-    while (this.deps.clock.now() <= syncedAt) await this.deps.clock.sleep(1);
-    // The runtime's event of the sync's last change came meanwhile (it follows the call's reply): it stands for the read.
-    if (w.lastSyncTime !== syncedAt || w.phase === 'finished' || this.shown(w)) return;
-    await this.readPod(w, pod, syncedAt);
   }
 }

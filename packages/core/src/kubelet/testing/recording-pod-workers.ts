@@ -62,7 +62,8 @@ export class RecordingHandlers implements PodSyncHandlers {
   }
 }
 
-export function setupPodWorkers() {
+/** `random`: the workers' jitter source (0: a resync waits exactly syncFrequency, a retry exactly backOffPeriod). */
+export function setupPodWorkers(random: () => number = () => 0) {
   const clock = new FakeClock();
   const cache = new StatusCache();
   cache.updateTime(clock.now());
@@ -74,7 +75,7 @@ export function setupPodWorkers() {
     refreshes.push([uid, clock.now()]);
     await slowRead.gate;
   };
-  const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger, refresh }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
+  const workers = new PodWorkers({ handlers, cache, clock, logger: nullLogger, refresh, random }, { resyncIntervalMs: 60_000, backOffPeriodMs: 10_000 });
   const flush = () => new Promise((r) => setImmediate(r));
   const tick = async () => {
     await flush();
