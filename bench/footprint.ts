@@ -1,5 +1,5 @@
 // bench/footprint: what the daemon costs the node. Starts the agent (and the console unless --no-console), then
-// samples each process's RSS and CPU (from /proc, every second for WINDOW_S (60) s) idle with no pods, and again
+// samples each process's RSS and CPU (from /proc, every second for WINDOW_S (60) s; IDLE_WINDOW_S for the idle one) idle with no pods, and again
 // with PODS (30) static pods running (a busybox `sleep` loop each). Prints p50/p99 of RSS, CPU as process CPU
 // seconds over wall time for the window (holds up under load) and p99 of the 1 s samples, with the load average
 // beside. `--runtime embedded|containerd|both` (default embedded; containerd = a private one, root only).
@@ -27,6 +27,8 @@ const TICK = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Lin
 export interface FootprintOptions {
   pods: number;
   windowS: number;
+  /** The idle phase's window (IDLE_WINDOW_S, default windowS): a long A/B at 110 pods need not idle as long. */
+  idleWindowS: number;
   settleS: number;
   /** A build's output dir (dist/); undefined = the sources through tsx. */
   dist?: string;
@@ -220,9 +222,10 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
       await new Promise((r) => setTimeout(r, o.settleS * 1000));
       const opsBefore = await ops();
       const threadsBefore = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, threadTicks(pid)]));
-      const m = await measure(procs, o.windowS);
-      for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name} CPU by thread: ${threadShares(threadsBefore[name] ?? new Map(), threadTicks(pid), o.windowS)}`);
-      console.log(`\n${rt.name} ${phase}: the agent's CRI calls in the ${o.windowS} s window (kubelet_runtime_operations_total)\n${table(['operation', 'calls', 'per minute'], operationRates(opsBefore, await ops(), o.windowS))}`);
+      const windowS = phase === phases[0]?.[0] ? o.idleWindowS : o.windowS;
+      const m = await measure(procs, windowS);
+      for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name} CPU by thread: ${threadShares(threadsBefore[name] ?? new Map(), threadTicks(pid), windowS)}`);
+      console.log(`\n${rt.name} ${phase}: the agent's CRI calls in the ${windowS} s window (kubelet_runtime_operations_total)\n${table(['operation', 'calls', 'per minute'], operationRates(opsBefore, await ops(), windowS))}`);
       for (const [name, u] of Object.entries(m.usage)) {
         rows.push([name, rt.name, phase, u.rssP50.toFixed(0), u.rssP99.toFixed(0), u.cpuPct.toFixed(2), u.cpuP99.toFixed(1), m.load.toFixed(2)]);
         console.error(`  ${rows.at(-1)?.join(' | ')}`); // kept when a later phase fails
@@ -240,14 +243,31 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
   } finally {
     for (let i = 0; i < o.pods; i++) rmSync(join(a.manifests, `f${i}.json`), { force: true });
     await waitUntil('pods removed', async () => (await runningPods(a.readOnlyUrl)) === 0, 180_000).catch((e: unknown) => console.error(String(e)));
+    // Stopped and cleaned up, not only gone from /pods: an agent stopped mid-termination leaves the pods' cgroups.
+    await waitUntil('pod cgroups removed', async () => podCgroupsLeft(cgroupRoot) === 0, 180_000).catch((e: unknown) => console.error(String(e)));
     if (web && web.exitCode === null) {
       web.kill('SIGTERM');
       await new Promise((r) => web?.once('exit', r));
     }
     await a.dispose();
     for (let i = 0; i < 20 && removeCgroupRoot(cgroupRoot).length > 0; i++) await new Promise((r) => setTimeout(r, 250));
+    if (removeCgroupRoot(cgroupRoot).length > 0) cgroupRootsLeft.push(cgroupRoot);
   }
   return rows;
+}
+
+/** Cgroup roots a run could not remove (a container still in them): removed again once the runtimes stopped. */
+const cgroupRootsLeft: string[] = [];
+
+export function removeLeftCgroupRoots(): void {
+  for (const r of cgroupRootsLeft.splice(0)) for (const dir of removeCgroupRoot(r)) console.error(`cgroup ${dir} could not be removed`);
+}
+
+/** Pod cgroups (pod<uid>) under the memory hierarchy's <root>/kubepods, its QoS classes included. */
+function podCgroupsLeft(cgroupRoot: string): number {
+  const kubepods = join('/sys/fs/cgroup', existsSync('/sys/fs/cgroup/memory') ? 'memory' : '', cgroupRoot, 'kubepods');
+  const pods = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith('pod')).length : 0);
+  return pods(kubepods) + pods(join(kubepods, 'burstable')) + pods(join(kubepods, 'besteffort'));
 }
 
 export const FOOTPRINT_HEADER = ['process', 'runtime', 'phase', 'RSS p50 MiB', 'RSS p99 MiB', 'CPU % (s/s)', 'CPU % p99 1 s', 'load 1m'];
@@ -262,6 +282,7 @@ async function main(): Promise<void> {
   const o: FootprintOptions = {
     pods: Number(process.env.PODS ?? 30),
     windowS: Number(process.env.WINDOW_S ?? 60),
+    idleWindowS: Number(process.env.IDLE_WINDOW_S ?? process.env.WINDOW_S ?? 60),
     settleS: Number(process.env.SETTLE_S ?? 15),
     ...(dist ? { dist } : {}),
     console: !argv.includes('--no-console'),
@@ -274,6 +295,7 @@ async function main(): Promise<void> {
     for (const rt of runtimes) rows.push(...(await runFootprint(rt, o)));
   } finally {
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
+    removeLeftCgroupRoots();
   }
   console.log(`\nfootprint (${dist ? `compiled JavaScript from ${dist}, plain node` : 'sources through tsx'}): ${o.windowS} s window after ${o.settleS} s settle, ${cpus().length} cpus`);
   console.log(table(FOOTPRINT_HEADER, rows));

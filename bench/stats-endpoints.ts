@@ -1,7 +1,8 @@
 // bench/stats-endpoints (`npm run bench:stats`): /metrics/cadvisor and /stats/summary latency (p50/p99 over
 // REQUESTS GETs on the read-only port, one every GAP_MS as a scraper's are spaced, so the housekeeping's new samples
 // between them are rendered as in a real scrape; the first GET of each endpoint also alone: a process's first render) and the agent's CPU (utime+stime from /proc/<pid>/stat over an
-// idle window, then over the request burst) and RSS, with 30 and 110 sleeping pods from static manifests.
+// idle window, then over the request burst) and RSS, with 30 and 110 sleeping pods from static manifests, measured
+// BENCH_SETTLE_MS (30 s) after every pod is in /stats/summary.
 // Runs on the embedded runtime, and on containerd too when root with containerd installed
 // (`--runtime embedded|containerd|both`). The agent is the compiled daemon (dist/agent/main.js, built when stale;
 // `--dist <dir>` a build elsewhere) with the daemons' environment, as deployed. (bench/stats.ts holds the shared
@@ -25,6 +26,11 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 200);
 const POD_COUNTS = (process.env.BENCH_PODS ?? '30,110').split(',').map(Number);
 const IDLE_WINDOW_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
+/**
+ * After every pod is in /stats/summary, before the idle window: the steady state at N pods, not the tail of their
+ * start (containerd's shims and the pods' first housekeepings; the 1-min load was 9 right after 110 starts).
+ */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 30_000);
 const CLK_TCK = 100;
 
 const manifest = (name: string, image: string) => benchPodManifest(name, image, 5);
@@ -98,6 +104,7 @@ async function latencies(url: string): Promise<{ ms: number[]; bytes: number }> 
 async function measure(rt: RuntimeUnderTest, stack: Stack, pid: number, pods: number): Promise<string[]> {
   // Let a full housekeeping pass sample every pod before measuring.
   await waitUntil(`${pods} pods in /stats/summary`, async () => (await summaryPods(stack)) >= pods, 60_000);
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const idle0 = cpuSeconds(pid);
   await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
   const idlePct = ((cpuSeconds(pid) - idle0) / (IDLE_WINDOW_MS / 1000)) * 100;
