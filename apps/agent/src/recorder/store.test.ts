@@ -25,6 +25,13 @@ describe('RecorderStore', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it("bounds SQLite's page cache to 256 KiB (its default 2000 KiB would be the agent's RSS)", () => {
+    let db: ReturnType<OpenDatabase> | undefined;
+    const s = RecorderStore.open((p) => (db = open(p)), join(dir, 'cache.db'), new RecordingLogger().logger, T0);
+    assert.equal(db?.pragma('cache_size', { simple: true }), -256);
+    s.close();
+  });
+
   it('pages 25 rows of one pod 10 at a time with the cursor, oldest first and newest first', () => {
     const s = RecorderStore.open(open, join(dir, 'page.db'), new RecordingLogger().logger, T0);
     s.write(Array.from({ length: 50 }, (_, i) => row(i)));

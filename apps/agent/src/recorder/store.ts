@@ -130,6 +130,9 @@ export class RecorderStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('journal_size_limit = 4194304');
+      // SQLite's default page cache grows to 2000 KiB of the agent's RSS as the file grows; the recorder appends and
+      // reads back recent rows, for which 256 KiB of pages is plenty (the kernel's page cache holds the rest).
+      db.pragma('cache_size = -256');
       db.exec(SCHEMA);
       return new RecorderStore(db, path);
     } catch (err) {
