@@ -6,6 +6,7 @@
 import { closeSync, existsSync, mkdirSync, promises as fsp, openSync, readdirSync, readlinkSync, readSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DirEntry, HostFs, StatFsResult } from './types.ts';
+import { KeptOpenFiles, keptOpenLimit } from './kept-open.ts';
 
 /**
  * Kernel pseudo-files (procfs, sysfs with cgroupfs) answer from memory and never wait on a disk, so they are read
@@ -13,6 +14,8 @@ import type { DirEntry, HostFs, StatFsResult } from './types.ts';
  * (cgroup v1 memory.stat: 360 µs vs 28 µs), and housekeeping reads a dozen such files per container every 10 s.
  */
 const PSEUDO_FS = /^\/(proc|sys)\//;
+/** Cgroupfs files, kept open between reads (kept-open.ts); /proc/<pid> files are not: a pid is reused. */
+const CGROUPFS = /^\/sys\/fs\/cgroup\//;
 
 const chunk = Buffer.allocUnsafe(64 * 1024);
 
@@ -95,6 +98,8 @@ export function normalPath(p: string): string {
 export function createNodeHostFs(opts: NodeHostFsOptions = {}): HostFs {
   const root = opts.root;
   const at = (p: string): string => (root ? path.join(root, p) : normalPath(p));
+  /** The real cgroupfs only (a fixture root's files are regular files a test may replace). */
+  let kept: KeptOpenFiles | undefined;
   return {
     readFile: (p) => {
       const full = at(p);
@@ -131,7 +136,12 @@ export function createNodeHostFs(opts: NodeHostFsOptions = {}): HostFs {
       return { bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree };
     },
     // Only the stats readers call it, for /proc and /sys paths (a fixture root stands in for them in tests).
-    readPseudoInto: (p, buf) => readPseudoIntoSync(at(p), buf),
+    readPseudoInto: (p, buf) => {
+      const full = at(p);
+      if (!CGROUPFS.test(full) || root) return readPseudoIntoSync(full, buf);
+      kept ??= new KeptOpenFiles(keptOpenLimit());
+      return kept.read(full, buf);
+    },
     readlink: (p) => {
       const full = at(p);
       return pseudo(full, () => readlinkSync(full), () => fsp.readlink(full));
