@@ -18,7 +18,7 @@ import { freePort, repoRoot, waitUntil } from '../e2e/harness.ts';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { allocationProfile, cpuProfile, heapSnapshot, inspectorUrl, summarizeProfile } from './inspector.ts';
-import { benchPodManifest, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { operationRates, runtimeOperations } from './runtime-ops.ts';
 import { percentile, table } from './stats.ts';
 
@@ -209,20 +209,19 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
     }
     if (web?.pid) procs.console = web.pid;
     for (const [name, pid] of Object.entries(procs)) console.error(`${name}: pid ${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`);
-    const phases: Array<[string, () => Promise<void>]> = [
-      ['idle, no pods', async () => {}],
-      [`${o.pods} pods`, async () => {
+    const phases: Array<[string, number, () => Promise<void>]> = [
+      ['idle, no pods', o.idleWindowS, async () => {}],
+      [`${o.pods} pods`, o.windowS, async () => {
         for (let i = 0; i < o.pods; i++) writeFileSync(join(a.manifests, `f${i}.json`), benchPodManifest(`f${i}`, rt.image, 1));
         await waitUntil(`${o.pods} pods running`, async () => (await runningPods(a.readOnlyUrl)) === o.pods, 120_000 + o.pods * 6000);
       }],
     ];
     const ops = async () => runtimeOperations(await (await fetch(`${a.readOnlyUrl}/metrics`)).text());
-    for (const [phase, setup] of phases) {
+    for (const [phase, windowS, setup] of phases) {
       await setup();
       await new Promise((r) => setTimeout(r, o.settleS * 1000));
       const opsBefore = await ops();
       const threadsBefore = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, threadTicks(pid)]));
-      const windowS = phase === phases[0]?.[0] ? o.idleWindowS : o.windowS;
       const m = await measure(procs, windowS);
       for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name} CPU by thread: ${threadShares(threadsBefore[name] ?? new Map(), threadTicks(pid), windowS)}`);
       console.log(`\n${rt.name} ${phase}: the agent's CRI calls in the ${windowS} s window (kubelet_runtime_operations_total)\n${table(['operation', 'calls', 'per minute'], operationRates(opsBefore, await ops(), windowS))}`);
@@ -251,16 +250,9 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
     }
     await a.dispose();
     for (let i = 0; i < 20 && removeCgroupRoot(cgroupRoot).length > 0; i++) await new Promise((r) => setTimeout(r, 250));
-    if (removeCgroupRoot(cgroupRoot).length > 0) cgroupRootsLeft.push(cgroupRoot);
+    removeBenchCgroupRoot(cgroupRoot); // what is still in use goes when the runtime stops
   }
   return rows;
-}
-
-/** Cgroup roots a run could not remove (a container still in them): removed again once the runtimes stopped. */
-const cgroupRootsLeft: string[] = [];
-
-export function removeLeftCgroupRoots(): void {
-  for (const r of cgroupRootsLeft.splice(0)) for (const dir of removeCgroupRoot(r)) console.error(`cgroup ${dir} could not be removed`);
 }
 
 /** Pod cgroups (pod<uid>) under the memory hierarchy's <root>/kubepods, its QoS classes included. */
@@ -295,7 +287,6 @@ async function main(): Promise<void> {
     for (const rt of runtimes) rows.push(...(await runFootprint(rt, o)));
   } finally {
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
-    removeLeftCgroupRoots();
   }
   console.log(`\nfootprint (${dist ? `compiled JavaScript from ${dist}, plain node` : 'sources through tsx'}): ${o.windowS} s window after ${o.settleS} s settle, ${cpus().length} cpus`);
   console.log(table(FOOTPRINT_HEADER, rows));

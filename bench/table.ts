@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../e2e/harness.ts';
-import { removeLeftCgroupRoots, runFootprint } from './footprint.ts';
+import { runFootprint } from './footprint.ts';
 import { benchPodStart, startTableRows, sizesFromArgv, type StartSizes } from './pod-start.ts';
 import { compiledAgentMain, machineLine, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 import { fmtMs, percentile, table } from './stats.ts';
@@ -96,7 +96,6 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const rt of runtimes) await rt.stop().catch((e: unknown) => console.error(`stopping ${rt.name}: ${String(e)}`));
-    removeLeftCgroupRoots();
   }
   console.log(`\nNodelet (compiled, plain node) on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machineLine()}`);
   console.log('pod start: manifest written → Running on /pods; floor: RunPodSandbox + CreateContainer + StartContainer straight at the runtime, same run\n');

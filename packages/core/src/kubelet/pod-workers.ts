@@ -14,6 +14,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
+import { jitter } from '../util/jitter.ts';
 import type { PodStatus, PodStatusCache, RuntimePod } from '../container/types.ts';
 import type { PodStateProvider } from './pod-state-provider.ts';
 import { FreshStatus, type SyncedWorker } from './fresh-status.ts';
@@ -53,6 +54,7 @@ export interface PodWorkersConfig {
  * period plus a random 0–50 % of it (wait.Jitter), so pods started together do not resync together.
  */
 const JITTER_FACTOR = 0.5;
+const DEFAULT_FRESH_STATUS_WAIT_MS = 5_000;
 
 export class PodWorkers implements PodStateProvider {
   private readonly workers = new Map<string, WorkerState>();
@@ -78,7 +80,7 @@ export class PodWorkers implements PodStateProvider {
     },
     private readonly config: PodWorkersConfig,
   ) {
-    this.fresh = new FreshStatus({ ...deps, waitMs: config.freshStatusWaitMs ?? 5_000 });
+    this.fresh = new FreshStatus({ ...deps, waitMs: config.freshStatusWaitMs ?? DEFAULT_FRESH_STATUS_WAIT_MS });
   }
 
   updatePod(o: UpdatePodOptions): void {
@@ -120,11 +122,6 @@ export class PodWorkers implements PodStateProvider {
       }
     }
     return due;
-  }
-
-  /** The kubelet's wait.Jitter(period, factor): period + random × factor × period. */
-  private jittered(periodMs: number): number {
-    return periodMs + (this.deps.random ?? Math.random)() * JITTER_FACTOR * periodMs;
   }
 
   /** True while the pod's worker runs syncPod: a sync that creates or starts anything reads the pod after it. */
@@ -252,7 +249,7 @@ export class PodWorkers implements PodStateProvider {
     w.needsPodStatus = acted;
     w.shownBy = acted ? shownBy : undefined;
     w.refreshed = acted && w.pod && !this.fresh.shown(w) ? this.fresh.refreshAfterSync(w, w.pod) : undefined;
-    if (requeue !== undefined && w.phase !== 'finished') this.queue.set(w.uid, this.deps.clock.now() + (exact ? requeue : this.jittered(requeue)));
+    if (requeue !== undefined && w.phase !== 'finished') this.queue.set(w.uid, this.deps.clock.now() + (exact ? requeue : jitter(requeue, JITTER_FACTOR, this.deps.random)));
     else this.queue.delete(w.uid);
   }
 }

@@ -12,6 +12,7 @@
  */
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
+import { jitter } from '../util/jitter.ts';
 import { DEFAULT_MAX_AGE_MS, RingBuffer } from './ring-buffer.ts';
 import type { Sampler } from './sampler.ts';
 import type { ContainerSample, TrackedContainer } from './types.ts';
@@ -176,8 +177,8 @@ export class Housekeeper {
   private delay(e: Entry): number | undefined {
     if (e.listeners.size > 0) return this.cfg.watchIntervalMs;
     if (!this.cfg.sampleUnwatched) return undefined;
-    // cAdvisor's jitter(d, maxFactor): d + rand * maxFactor * d.
-    return this.cfg.jitterFactor > 0 ? e.intervalMs * (1 + (this.deps.random ?? Math.random)() * this.cfg.jitterFactor) : e.intervalMs;
+    // cAdvisor's jitter(d, maxFactor), as wait.Jitter.
+    return this.cfg.jitterFactor > 0 ? jitter(e.intervalMs, this.cfg.jitterFactor, this.deps.random) : e.intervalMs;
   }
 
   private disarm(): void {
