@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import { Gauge, Registry } from 'prom-client';
-import { CADVISOR_LABELS, CONTAINER_METRICS, CadvisorRenderer, renderCadvisorMetrics, type CadvisorContainerInfo } from './cadvisor-collector.ts';
+import { CADVISOR_LABELS, CONTAINER_METRICS, type CadvisorContainerInfo } from './cadvisor-collector.ts';
+import { CadvisorRenderer, renderCadvisorMetrics } from './cadvisor-renderer.ts';
 import { SAMPLE } from './testing/sample-registry.ts';
 
 function lines(text: string, name: string): string[] {
@@ -136,6 +137,7 @@ test('every container block is, byte for byte, what prom-client writes for its s
   const r = new CadvisorRenderer();
   assert.equal(containerPart(r.render(source)), `${await promClientText(containers)}\n`);
   const changes: Array<() => void> = [
+    () => (containers[1] = { ...(containers[1] as CadvisorContainerInfo), sample: { ...odd, memory: SAMPLE.memory && { ...SAMPLE.memory, rssBytes: 1234567 } } }), // lines of more bytes than characters
     () => (containers[5] = { ...(containers[5] as CadvisorContainerInfo), sample: { ...SAMPLE, memory: SAMPLE.memory && { ...SAMPLE.memory, rssBytes: 7.25 } } }),
     () => (containers[6] = { ...(containers[6] as CadvisorContainerInfo), pod: 'renamed "x"' }),
     () => containers.splice(7, 2),

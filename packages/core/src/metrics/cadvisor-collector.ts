@@ -1,10 +1,10 @@
 /**
  * Pull-based /metrics/cadvisor: container_* and machine_* series computed at scrape time from the stats
  * layer (the housekeeper's latest samples), with the kubelet's label set id, name, image, pod, namespace,
- * container. A container without a sample exports nothing; a CadvisorRenderer keeps the text of its last page.
+ * container. A container without a sample exports nothing. The page is written by CadvisorRenderer
+ * (cadvisor-renderer.ts).
  */
 import type { ContainerSample, MachineInfo } from '../stats/types.ts';
-import { constants, gzipSync } from 'node:zlib';
 import type { CadvisorContainerInfo, CadvisorSource } from './types.ts';
 
 export type { CadvisorContainerInfo, CadvisorSource } from './types.ts';
@@ -105,168 +105,22 @@ export const CADVISOR_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 const escapeHelp = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 const LABEL_SPECIAL = /[\\\n"]/;
-const escapeLabel = (v: string): string => (LABEL_SPECIAL.test(v) ? escapeHelp(v).replace(/"/g, '\\"') : v);
+export const escapeLabel = (v: string): string => (LABEL_SPECIAL.test(v) ? escapeHelp(v).replace(/"/g, '\\"') : v);
 
 /** `{id="…",…,container="…"` of a container's lines, written once per container. */
-function labelText(c: CadvisorContainerInfo): string {
+export function labelText(c: CadvisorContainerInfo): string {
   return `{id="${escapeLabel(c.id)}",name="${escapeLabel(c.name ?? '')}",image="${escapeLabel(c.image ?? '')}",pod="${escapeLabel(c.pod ?? '')}",namespace="${escapeLabel(c.namespace ?? '')}",container="${escapeLabel(c.container ?? '')}"`;
 }
 
 /** A metric's `# HELP` and `# TYPE` lines. */
-const header = (name: string, help: string, type: string): string => `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}`;
+export const header = (name: string, help: string, type: string): string => `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}`;
 
 function block(name: string, help: string, type: string, lines: string[]): string {
   return [header(name, help, type), ...lines].join('\n');
 }
 
-/** Writes one metric's lines of one container: each line preceded by '\n' (no tuple or label object per line). */
-class LineWriter implements SeriesSink {
-  text = '';
-  /** '\n<metric name>{<container labels>' */
-  head = '';
-  extra: readonly string[] = [];
-
-  add(v: number | undefined, a?: string, b?: string): void {
-    if (v === undefined || !Number.isFinite(v)) return;
-    let l = this.head;
-    if (a !== undefined) l += `,${this.extra[0]}="${escapeLabel(a)}"`;
-    if (b !== undefined) l += `,${this.extra[1]}="${escapeLabel(b)}"`;
-    this.text += `${l}} ${v}`;
-  }
-}
-
-/** A container's series as text: `lines[j]` is metric j's lines (CONTAINER_METRICS order), each preceded by '\n'. */
-interface ContainerLines {
-  id: string;
-  sample: ContainerSample;
-  described: string;
-  lines: string[];
-}
-
-function containerLines(c: CadvisorContainerInfo, described: string, w: LineWriter): ContainerLines {
-  const labels = labelText(c);
-  const sample = c.sample as ContainerSample;
-  const lines = new Array<string>(CONTAINER_METRICS.length);
-  for (let j = 0; j < CONTAINER_METRICS.length; j++) {
-    const m = CONTAINER_METRICS[j] as ContainerMetric;
-    w.text = '';
-    w.head = `\n${m.name}${labels}`;
-    w.extra = m.extra ?? [];
-    m.series(c, sample, w);
-    lines[j] = w.text;
-  }
-  return { id: c.id, sample, described, lines };
-}
-
-/** Everything of a container its lines show besides its sample (compared by identity). */
-const describe = (c: CadvisorContainerInfo): string => JSON.stringify([c.id, c.name, c.image, c.pod, c.namespace, c.container, c.spec, c.fs]);
-
-const HEADERS = CONTAINER_METRICS.map((m) => header(m.name, m.help, m.type));
-
-/** A rendered page: its bytes, and gzip() the same bytes gzipped (one gzip member). */
-export interface RenderedPage {
-  bytes: Buffer;
-  gzip(): Promise<Buffer>;
-}
-
-/**
- * The page gzipped in one call at zlib's fastest level (the kubelet's promhttp uses gzip's default; at 110 pods
- * level 1 deflates the 1.9 MB page in half the CPU for ≈ 20 % more bytes), on the calling thread: one zlib state for
- * the page. Deflating each block on its own cost a fresh zlib state per block (≈ 45 at 110 pods), each allocated
- * and given back to the system again: 35–80 ms of CPU against 4–8 ms for the page (docs/performance.md).
- */
-const gzipPage = (bytes: Buffer): Buffer => gzipSync(bytes, { level: constants.Z_BEST_SPEED });
-
-/** Metric j's block: its HELP and TYPE, each container's lines, and the blank line after it. */
-function blockText(header: string, per: ContainerLines[], j: number): string {
-  const parts = new Array<string>(per.length + 2);
-  parts[0] = header;
-  for (let i = 0; i < per.length; i++) parts[i + 1] = (per[i] as ContainerLines).lines[j] as string;
-  parts[per.length + 1] = '\n\n';
-  return parts.join('');
-}
-
-function renderedPage(bytes: Buffer): RenderedPage {
-  let gzipped: Buffer | undefined;
-  return { bytes, gzip: async () => (gzipped ??= gzipPage(bytes)) };
-}
-
-/**
- * /metrics/cadvisor at scrape time, written straight as text (through prom-client's labelled collectors a scrape
- * hashed and stored every series again: ≈ 0.7 s at 110 pods). Same series, label order and format as before; a
- * container without a sample exports nothing. A renderer keeps each container's lines (as text) from its last
- * render and writes them again only for a container whose sample (a new object per housekeeping sample), labels,
- * spec or filesystem rows changed — the samples land one container at a time — and keeps each metric's block
- * while no container's lines of that metric changed. A block is one string joined from
- * its containers' lines and encoded once (a Buffer per container and per line slice cost more than the text).
- */
-export class CadvisorRenderer {
-  private kept = new Map<string, ContainerLines>();
-  private order: ContainerLines[] = [];
-  /** The last page, and each block of it (a view). */
-  private page: Buffer | undefined;
-  private blocks: Buffer[] = [];
-  private tail = '';
-  private readonly writer = new LineWriter();
-
-  renderPage(source: CadvisorSource): RenderedPage {
-    const seen = new Set<string>();
-    const next = new Map<string, ContainerLines>();
-    for (const c of source.containers()) {
-      if (!c.sample || seen.has(c.id)) continue;
-      seen.add(c.id);
-      const described = describe(c);
-      const old = this.kept.get(c.id);
-      next.set(c.id, old && old.sample === c.sample && old.described === described ? old : containerLines(c, described, this.writer));
-    }
-    const per = [...next.values()];
-    const dirty = this.changedMetrics(per);
-    this.kept = next;
-    this.order = per;
-    const tail = `${machineBlocks(source).join('\n\n')}\n`;
-    // Each changed block as one string (joined from its containers' lines), then the page in one buffer: changed
-    // blocks encoded in place, kept ones copied from the last page. One allocation of the page's size per render.
-    const texts: (string | undefined)[] = HEADERS.map((h, j) => (dirty[j] || !this.blocks[j] ? blockText(h, per, j) : undefined));
-    texts.push(tail !== this.tail || !this.blocks[HEADERS.length] ? tail : undefined);
-    this.tail = tail;
-    if (this.page && texts.every((t) => t === undefined)) return renderedPage(this.page);
-    const sizes = texts.map((t, j) => (t === undefined ? (this.blocks[j] as Buffer).length : Buffer.byteLength(t)));
-    const page = Buffer.allocUnsafe(sizes.reduce((a, b) => a + b, 0));
-    let at = 0;
-    this.blocks = texts.map((t, j) => {
-      const size = sizes[j] as number;
-      if (t === undefined) (this.blocks[j] as Buffer).copy(page, at);
-      else page.write(t, at);
-      return page.subarray(at, (at += size));
-    });
-    this.page = page;
-    return renderedPage(page);
-  }
-
-  render(source: CadvisorSource): string {
-    return this.renderPage(source).bytes.toString();
-  }
-
-  /** Which metrics' blocks differ from the last render's: all when the containers changed, else per rewritten container. */
-  private changedMetrics(per: ContainerLines[]): boolean[] {
-    const dirty = HEADERS.map(() => false);
-    const same = per.length === this.order.length && per.every((p, i) => (this.order[i] as ContainerLines).id === p.id);
-    if (!same) return dirty.map(() => true);
-    per.forEach((p, i) => {
-      const o = this.order[i] as ContainerLines;
-      if (o !== p) for (let j = 0; j < dirty.length; j++) dirty[j] ||= p.lines[j] !== o.lines[j];
-    });
-    return dirty;
-  }
-}
-
-/** One render with nothing kept (tests, one-off pages). */
-export function renderCadvisorMetrics(source: CadvisorSource): string {
-  return new CadvisorRenderer().render(source);
-}
-
 /** The machine_* and cadvisor_version_info blocks, after the container blocks. */
-function machineBlocks(source: CadvisorSource): string[] {
+export function machineBlocks(source: CadvisorSource): string[] {
   const blocks: string[] = [];
   const machine = source.machine();
   const machineLabels = machine ? `boot_id="${escapeLabel(machine.bootId)}",machine_id="${escapeLabel(machine.machineId)}",system_uuid="${escapeLabel(machine.systemUuid)}"` : '';

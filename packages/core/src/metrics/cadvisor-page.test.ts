@@ -7,7 +7,7 @@ import { StatsProvider } from '../stats/stats-provider.ts';
 import type { ContainerSample, TrackedContainer } from '../stats/types.ts';
 import { FakeClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
-import { CadvisorRenderer, renderCadvisorMetrics } from './cadvisor-collector.ts';
+import { CadvisorRenderer, renderCadvisorMetrics } from './cadvisor-renderer.ts';
 import { CadvisorPageCache } from './cadvisor-page.ts';
 
 const A = '/kubepods/besteffort/poda/ca';

@@ -6,7 +6,7 @@
  * never gets an older page than the data; scrapes of one generation share its render and its one gzip.
  */
 import { gzip } from 'node:zlib';
-import type { RenderedPage } from './cadvisor-collector.ts';
+import type { RenderedPage } from './cadvisor-renderer.ts';
 
 export interface CadvisorPageDeps {
   /** Changes whenever anything the page shows changes. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { detectCgroupLayout } from '../cm/mountinfo.ts';
 import { createNodeHostFs } from '../cm/node-host-fs.ts';
 import { makeFixture } from '../cm/testing/cgroup-fixture.ts';
-import { renderCadvisorMetrics } from '../metrics/cadvisor-collector.ts';
+import { renderCadvisorMetrics } from '../metrics/cadvisor-renderer.ts';
 import { FakeClock, realClock } from '../util/clock.ts';
 import { nullLogger } from '../util/logger.ts';
 import { createNodeDiskUsage } from './disk-usage.ts';

@@ -1,7 +1,8 @@
 /** A registry holding every metric this folder defines, with representative values (promtool, UI fixtures). */
 import { Registry } from 'prom-client';
 import type { ContainerSample } from '../../stats/types.ts';
-import { renderCadvisorMetrics, type CadvisorContainerInfo } from '../cadvisor-collector.ts';
+import type { CadvisorContainerInfo } from '../cadvisor-collector.ts';
+import { renderCadvisorMetrics } from '../cadvisor-renderer.ts';
 import { createKubeletMetrics, imageSizeBucket } from '../kubelet-metrics.ts';
 
 export const SAMPLE: ContainerSample = {
