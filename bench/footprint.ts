@@ -2,7 +2,7 @@
 // samples each process's RSS and CPU (from /proc, every second for WINDOW_S (60) s; IDLE_WINDOW_S for the idle one) idle with no pods, and again
 // with PODS (30) static pods running (a busybox `sleep` loop each). Prints p50/p99 of RSS, CPU as process CPU
 // seconds over wall time for the window (holds up under load) and p99 of the 1 s samples, with the load average
-// beside. `--runtime embedded|containerd|both` (default embedded; containerd = a private one, root only).
+// beside; a window of two minutes or more also the lowest and highest of its minutes, and the CPU stolen in it. `--runtime embedded|containerd|both` (default embedded; containerd = a private one, root only).
 // `--compiled` runs `npm run build`'s output (dist/) with plain node, `--dist <dir>` a build elsewhere
 // (`node scripts/build.mjs --out <dir>`). `--profile <dir>`: after each measured window, a CPU profile
 // (PROFILE_S (30) s), a heap snapshot and an allocation profile (PROFILE_S) of the agent and the embedded runtime over their inspectors into <dir>,
@@ -18,7 +18,7 @@ import { freePort, repoRoot, waitUntil } from '../e2e/harness.ts';
 import { createAgentProcess, type AgentProcess } from '../tests/conformance/agent-process.ts';
 import { removeCgroupRoot } from '../tests/conformance/cgroups.ts';
 import { allocationProfile, cpuProfile, heapSnapshot, inspectorUrl, summarizeProfile } from './inspector.ts';
-import { benchPodManifest, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
+import { benchPodManifest, cpuJiffies, removeBenchCgroupRoot, selectRuntimes, stealSinceStart, type RuntimeUnderTest } from './runtimes.ts';
 import { operationRates, runtimeOperations } from './runtime-ops.ts';
 import { percentile, table } from './stats.ts';
 
@@ -69,6 +69,8 @@ export interface Usage {
   /** CPU seconds over wall seconds for the whole window, % of one core. */
   cpuPct: number;
   cpuP99: number;
+  /** CPU % of each whole minute of the window (a long window's spread: this machine's minutes differ). */
+  cpuMinutes: number[];
   rssP50: number;
   rssP99: number;
 }
@@ -108,7 +110,8 @@ export function threadShares(a: Map<string, number>, b: Map<string, number>, wal
 }
 
 /** Samples every process once a second for `windowS` s. */
-export async function measure(procs: Record<string, number>, windowS: number): Promise<{ usage: Record<string, Usage>; load: number }> {
+export async function measure(procs: Record<string, number>, windowS: number): Promise<{ usage: Record<string, Usage>; load: number; stolen: number | undefined }> {
+  const jiffies = cpuJiffies();
   const cpu: Record<string, number[]> = {};
   const rss: Record<string, number[]> = {};
   const first = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, sample(pid)]));
@@ -134,9 +137,11 @@ export async function measure(procs: Record<string, number>, windowS: number): P
     const a = first[name];
     const b = prev[name];
     const total = a && b ? ((b.cpuTicks - a.cpuTicks) / TICK / ((t - t0) / 1000)) * 100 : NaN;
-    usage[name] = { cpuPct: total, cpuP99: percentile(cpu[name] ?? [], 99), rssP50: percentile(rss[name] ?? [], 50), rssP99: percentile(rss[name] ?? [], 99) };
+    const perSecond = cpu[name] ?? [];
+    const cpuMinutes = Array.from({ length: Math.floor(perSecond.length / 60) }, (_, k) => perSecond.slice(k * 60, k * 60 + 60).reduce((x, y) => x + y, 0) / 60);
+    usage[name] = { cpuPct: total, cpuP99: percentile(perSecond, 99), cpuMinutes, rssP50: percentile(rss[name] ?? [], 50), rssP99: percentile(rss[name] ?? [], 99) };
   }
-  return { usage, load: loadavg()[0] ?? 0 };
+  return { usage, load: loadavg()[0] ?? 0, stolen: stealSinceStart(jiffies) };
 }
 
 /** The console (apps/web server) on a free port, signed in to `a`. */
@@ -226,7 +231,9 @@ export async function runFootprint(rt: RuntimeUnderTest, o: FootprintOptions): P
       for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name} CPU by thread: ${threadShares(threadsBefore[name] ?? new Map(), threadTicks(pid), windowS)}`);
       console.log(`\n${rt.name} ${phase}: the agent's CRI calls in the ${windowS} s window (kubelet_runtime_operations_total)\n${table(['operation', 'calls', 'per minute'], operationRates(opsBefore, await ops(), windowS))}`);
       for (const [name, u] of Object.entries(m.usage)) {
-        rows.push([name, rt.name, phase, u.rssP50.toFixed(0), u.rssP99.toFixed(0), u.cpuPct.toFixed(2), u.cpuP99.toFixed(1), m.load.toFixed(2)]);
+        const minutes = u.cpuMinutes.length > 1 ? `${Math.min(...u.cpuMinutes).toFixed(2)}–${Math.max(...u.cpuMinutes).toFixed(2)}` : '';
+        rows.push([name, rt.name, phase, u.rssP50.toFixed(0), u.rssP99.toFixed(0), u.cpuPct.toFixed(2), u.cpuP99.toFixed(1), m.load.toFixed(2), minutes, m.stolen === undefined ? '' : m.stolen.toFixed(1)]);
+        if (u.cpuMinutes.length > 1) console.log(`${rt.name} ${phase} ${name} CPU % per minute: ${u.cpuMinutes.map((x) => x.toFixed(2)).join(' ')}`);
         console.error(`  ${rows.at(-1)?.join(' | ')}`); // kept when a later phase fails
       }
       for (const [name, pid] of Object.entries(procs)) console.log(`${rt.name} ${phase} ${name}: ${rssParts(pid)}`);
@@ -262,7 +269,7 @@ function podCgroupsLeft(cgroupRoot: string): number {
   return pods(kubepods) + pods(join(kubepods, 'burstable')) + pods(join(kubepods, 'besteffort'));
 }
 
-export const FOOTPRINT_HEADER = ['process', 'runtime', 'phase', 'RSS p50 MiB', 'RSS p99 MiB', 'CPU % (s/s)', 'CPU % p99 1 s', 'load 1m'];
+export const FOOTPRINT_HEADER = ['process', 'runtime', 'phase', 'RSS p50 MiB', 'RSS p99 MiB', 'CPU % (s/s)', 'CPU % p99 1 s', 'load 1m', 'CPU % of a minute, min–max', 'CPU stolen %'];
 
 async function main(): Promise<void> {
   const argv = process.argv;

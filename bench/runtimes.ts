@@ -93,7 +93,7 @@ export function machineLine(): string {
 }
 
 /** /proc/stat's machine-wide cpu line: [steal, total] jiffies (a VM's neighbours show as steal, not as load). */
-function cpuJiffies(): [number, number] | undefined {
+export function cpuJiffies(): [number, number] | undefined {
   try {
     const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1, 9).map(Number) ?? [];
     return f.length === 8 ? [f[7] ?? 0, f.reduce((a, b) => a + b, 0)] : undefined;
@@ -104,11 +104,11 @@ function cpuJiffies(): [number, number] | undefined {
 
 const atStart = cpuJiffies();
 
-/** % of the machine's CPU time stolen by the hypervisor since this module loaded (the bench began). */
-export function stealSinceStart(): number | undefined {
+/** % of the machine's CPU time stolen by the hypervisor since `from` (cpuJiffies()), by default since this module loaded (the bench began). */
+export function stealSinceStart(from = atStart): number | undefined {
   const now = cpuJiffies();
-  if (!atStart || !now || now[1] === atStart[1]) return undefined;
-  return ((now[0] - atStart[0]) / (now[1] - atStart[1])) * 100;
+  if (!from || !now || now[1] === from[1]) return undefined;
+  return ((now[0] - from[0]) / (now[1] - from[1])) * 100;
 }
 
 /** One kept-alive connection for the benches' fast polls of an agent (fetch cost ≈ 2× the CPU of node:http per GET). */
