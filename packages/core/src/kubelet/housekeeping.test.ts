@@ -9,7 +9,8 @@ import type { RuntimePod } from '../container/types.ts';
 import { nullLogger } from '../util/logger.ts';
 import { BasicPodManager } from '../pod/basic-pod-manager.ts';
 import { BasicStatusManager } from '../status/status-manager.ts';
-import { PodHandlers, type PodHandlerContext } from './pod-handlers.ts';
+import { PodHandlers } from './pod-handlers.ts';
+import type { PodHandlerContext } from './pod-handler-context.ts';
 import { ReasonCache } from './reason-cache.ts';
 import { setupPodWorkers, v } from './testing/recording-pod-workers.ts';
 

@@ -1,158 +1,24 @@
 /**
- * What the kubelet does for each pod: admission on add, the per-pod sync (status, then runtime sync), the
- * termination path, and the sync-loop handlers (config ops, PLEG events, sync ticks, housekeeping).
+ * What the kubelet does for each pod on the sync loop: admission on add, config ops, PLEG events, probe syncs,
+ * sync ticks and housekeeping. The per-pod sync (status, then runtime sync) and the termination path the pod
+ * workers call are PodSync's (pod-sync.ts), which PodHandlers extends; its context is pod-handler-context.ts.
  */
-import type { V1Pod, V1PodStatus } from '@kubernetes/client-node';
-import type { Clock } from '../util/clock.ts';
-import type { Logger } from '../util/logger.ts';
-import type { PodStatus, PodStatusCache, RuntimePod } from '../container/types.ts';
-import type { PodManager } from '../pod/types.ts';
-import type { StatusManager } from '../status/types.ts';
-import type { AdmitNode, Admitter } from '../lifecycle/types.ts';
-import type { EventRecorder } from '../events/recorder.ts';
-import type { DecisionBusEvent, EventBus } from '../events/types.ts';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { RuntimePod } from '../container/types.ts';
 import { podRef } from '../events/recorder.ts';
 import { rejectedPodStatus } from '../lifecycle/admit.ts';
 import { PreemptedMessage, PreemptingReason } from '../lifecycle/preemption.ts';
-import { isTerminalPhase } from '../status/brief.ts';
 import { isMirrorPod } from '../api/pod-helpers.ts';
-import type { KubeRuntimeManager } from '../kuberuntime/runtime-manager.ts';
-import { runningPodFromStatus } from '../kuberuntime/runtime-status.ts';
-import type { PodWorkers, PodStatusFunc, PodSyncHandlers, SyncPodOutcome, UpdateType } from './pod-workers.ts';
+import type { PodStatusFunc } from './pod-workers.ts';
 import type { SyncLoopHandlers } from './sync-loop.ts';
 import type { PodLifecycleEvent } from '../pleg/types.ts';
-import { generateApiPodStatus } from './pod-status.ts';
-import type { ReasonCache } from './reason-cache.ts';
-import type { ProbeManager, ResultUpdate } from '../prober/types.ts';
-import type { PodSyncHandler } from './active-deadline.ts';
-import { mergeApiPodStatus } from './api-pod-status.ts';
-import { readHeardExits } from './heard-exits.ts';
-import { syncShownBy } from './sync-shown.ts';
+import type { ResultUpdate } from '../prober/types.ts';
+import { PodSync } from './pod-sync.ts';
+import { uidOf } from './pod-handler-context.ts';
 
-/** What the pod handlers need from the probe manager. */
-export type PodProbes = Pick<ProbeManager, 'addPod' | 'removePod' | 'stopLivenessAndStartup' | 'cleanupPods' | 'updatePodStatus'>;
-
-export interface PodHandlerContext {
-  clock: Clock;
-  logger: Logger;
-  runtime: KubeRuntimeManager;
-  cache: PodStatusCache;
-  podManager: PodManager;
-  statusManager: StatusManager;
-  recorder: EventRecorder;
-  /** Where admission verdicts and sync steps are published (`decision` events: the flight recorder keeps them). */
-  bus?: EventBus;
-  reasons: ReasonCache;
-  admit: Admitter;
-  node: () => AdmitNode;
-  workers: () => PodWorkers;
-  /** The kubelet's active pods (active-pods.ts): admission counts a new pod against them. */
-  activePods: () => V1Pod[];
-  sourcesReady: () => boolean;
-  /** Retry delay after a failed sync without a known back-off. */
-  errorBackOffMs: number;
-  /** The node's IPs (hostIP of every pod; pod IPs of hostNetwork pods without runtime IPs). */
-  hostIPs: string[];
-  stopped: () => boolean;
-  /** Probe workers per pod; ready/started come from their results. */
-  probes?: PodProbes;
-  /** Pods they want synced are synced on each tick; their eviction verdicts fail the pod (active deadline). */
-  podSyncHandlers?: PodSyncHandler[];
-  /** Pod cgroups: ensured before each runtime sync (RunPodSandbox), orphans removed in housekeeping. */
-  podCgroups?: { ensurePod(pod: V1Pod): Promise<void>; cleanup(activeUids: Iterable<string>): Promise<void> };
-  /** The running pods for housekeeping, listed now (through the kubelet's runtime cache, which others read); default: the runtime's list. */
-  runningPods?: () => Promise<RuntimePod[]>;
-}
-
-const uidOf = (p: V1Pod): string => p.metadata?.uid ?? '';
-
-export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
+export class PodHandlers extends PodSync implements SyncLoopHandlers {
   private readonly rejected = new Set<string>();
   private cleanupInFlight: Promise<void> | undefined;
-
-  constructor(private readonly ctx: PodHandlerContext) {}
-
-  // ---- per-pod sync (pod workers) ---------------------------------------------------------------------
-
-  async syncPod(_type: UpdateType, pod: V1Pod, cached: PodStatus): Promise<SyncPodOutcome> {
-    const c = this.ctx;
-    const heard = await readHeardExits(c.runtime, pod, cached, c.clock.now());
-    if (!heard.status) return { terminal: false, requeueAfterMs: heard.retryAfterMs };
-    const status = heard.status;
-    const fill = this.probeFiller();
-    const apiStatus = this.apiStatus(pod, status, false, fill);
-    c.statusManager.setPodStatus(pod, apiStatus);
-    if (isTerminalPhase(apiStatus.phase)) return { terminal: true };
-    if (c.stopped()) return { terminal: false };
-    await c.podCgroups?.ensurePod(pod);
-    const result = await c.runtime.syncPod(pod, status);
-    if (result.steps.length) this.decide(pod, 'sync', { steps: result.steps.map((s) => ({ ...s })) });
-    c.reasons.update(uidOf(pod), result);
-    // Any step tried (even a failed one) may have changed the runtime: the next sync needs a fresh read of the pod,
-    // or a status that shows every change (the runtime's event of the last one, sync-shown.ts).
-    const acted = result.steps.some((s) => s.error !== 'CrashLoopBackOff');
-    const shownBy = syncShownBy(status, result); // none when no step acted
-    if (!result.error) return { terminal: false, acted, ...(shownBy ? { shownBy } : {}) };
-    // Show the failure (ErrImagePull, CrashLoopBackOff...) now rather than at the next sync.
-    c.statusManager.setPodStatus(pod, this.apiStatus(pod, status, false, fill));
-    return { terminal: false, acted, requeueAfterMs: this.retryDelay(pod, status) };
-  }
-
-  async syncTerminatingPod(pod: V1Pod, status: PodStatus, gracePeriodOverride?: number, podStatusFunc?: PodStatusFunc): Promise<void> {
-    const c = this.ctx;
-    const name = pod.metadata?.name ?? '';
-    if (podStatusFunc) {
-      // The kill's status change (Evicted...) is recorded before the containers stop, and kept after (apiStatus).
-      const s = this.apiStatus(pod, status, false);
-      podStatusFunc(s);
-      c.statusManager.setPodStatus(pod, s);
-    }
-    c.probes?.stopLivenessAndStartup(pod);
-    const fresh = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
-    const r = await c.runtime.killPod(pod, runningPodFromStatus(fresh), { gracePeriodOverride });
-    if (r.error) {
-      c.recorder.event(podRef(pod), 'Warning', 'FailedKillPod', `error killing pod: ${r.error.message}`);
-      throw new Error(r.error.message);
-    }
-    c.probes?.removePod(pod);
-    const readAt = c.clock.now(); // stamped before the read, as PLEG does
-    const after = await c.runtime.getPodStatus(uidOf(pod), name, pod.metadata?.namespace ?? 'default');
-    c.cache.set(uidOf(pod), after, undefined, readAt);
-    if (c.podManager.getPodByUid(uidOf(pod))) c.statusManager.setPodStatus(pod, this.apiStatus(pod, after, true));
-  }
-
-  /** generateAPIPodStatus: from the runtime, merged with the status manager's (kept reason), sync handlers' verdicts. */
-  private apiStatus(pod: V1Pod, status: PodStatus, podIsTerminal: boolean, fill?: (uid: string, s: V1PodStatus) => void): V1PodStatus {
-    const c = this.ctx;
-    const s = generateApiPodStatus(pod, status, c.reasons, podIsTerminal, fill, c.hostIPs);
-    return mergeApiPodStatus(pod, s, c.statusManager.getPodStatus(uidOf(pod)), c.podSyncHandlers);
-  }
-
-  async syncTerminatingRuntimePod(running: RuntimePod, gracePeriodOverride?: number): Promise<void> {
-    const r = await this.ctx.runtime.killPod(undefined, running, { gracePeriodOverride });
-    if (r.error) throw new Error(r.error.message);
-  }
-
-  async syncTerminatedPod(pod: V1Pod, _status: PodStatus): Promise<void> {
-    this.ctx.logger.debug('pod terminated', { pod: `${pod.metadata?.namespace}/${pod.metadata?.name}` });
-    // As SyncTerminatedPod's statusManager.TerminatePod: the deleted pod's status becomes terminal, so the status
-    // manager may delete its API object (a pod whose containers never started would otherwise stay Pending).
-    if (this.ctx.podManager.getPodByUid(uidOf(pod))) this.ctx.statusManager.terminatePod(pod);
-  }
-
-  private probeFiller(): ((uid: string, s: V1PodStatus) => void) | undefined {
-    const p = this.ctx.probes;
-    return p ? (uid, s) => void p.updatePodStatus(uid, s) : undefined;
-  }
-
-  private retryDelay(pod: V1Pod, status: PodStatus): number {
-    const waits = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]
-      .map((c) => this.ctx.runtime.backOffRemaining(pod, c, status))
-      .filter((ms) => ms > 0);
-    return waits.length > 0 ? Math.max(1, Math.min(...waits, this.ctx.errorBackOffMs)) : this.ctx.errorBackOffMs;
-  }
-
-  // ---- sync loop ----------------------------------------------------------------------------------------
 
   handlePodAdditions(pods: V1Pod[]): void {
     const c = this.ctx;
@@ -215,11 +81,6 @@ export class PodHandlers implements PodSyncHandlers, SyncLoopHandlers {
     this.decide(pod, 'refuse', { reason: r.reason, message });
     c.statusManager.setPodStatus(pod, rejectedPodStatus(pod, r.reason, message));
     return false;
-  }
-
-  private decide(pod: V1Pod, decision: DecisionBusEvent['decision'], what: Pick<DecisionBusEvent, 'reason' | 'message' | 'steps'>): void {
-    const m = pod.metadata;
-    this.ctx.bus?.publish({ type: 'decision', pod: { namespace: m?.namespace ?? 'default', name: m?.name ?? '', uid: m?.uid ?? '' }, decision, ...what });
   }
 
   /** Mirror pods (API copies of static pods) are bookkeeping only: never admitted or run. */

@@ -1,70 +1,28 @@
 /**
  * The kubelet's kuberuntime manager: the container Runtime implemented over CRI. syncPod executes what
  * computePodActions decided: kill, (re)create the sandbox, start the next init container or the app
- * containers, with CrashLoopBackOff per (pod, container).
+ * containers, with CrashLoopBackOff per (pod, container). What it is built with: runtime-deps.ts.
  */
 import { defaultHostIPs } from '../api/pod-ips.ts';
 import type { V1Container, V1Pod, V1Secret } from '@kubernetes/client-node';
-import type { CriClient, PodSandboxConfig } from '../cri/types.ts';
-import type { ResolverConfig } from './pod-dns.ts';
-import type { Clock } from '../util/clock.ts';
+import type { PodSandboxConfig } from '../cri/types.ts';
 import type { Logger } from '../util/logger.ts';
 import type { ContainerStatus, KillPodOptions, PodStatus, PodSyncResult, Runtime, RuntimePod, SyncStepResult } from '../container/types.ts';
 import type { RuntimeContainerEvent } from '../cri/runtime-event-types.ts';
-import type { ImageManager } from '../images/types.ts';
 import { computePodActions } from './pod-actions.ts';
 import { CrashLoopBackOff } from './crash-loop-backoff.ts';
 import { SandboxCreator } from './sandbox-create.ts';
 import { ephemeralContainersToRun } from './ephemeral-containers.ts';
 import { generatePodSandboxConfig } from './sandbox-config.ts';
 import { killContainer, killPodWithDeps, type KillDeps } from './kill.ts';
-import { errText, messageFilesAhead, startContainer, type AheadMessageFile, type InternalContainerLifecycle, type StartDeps } from './start-container.ts';
-import type { ContainerDevices } from './device-options.ts';
+import { errText, messageFilesAhead, startContainer, type AheadMessageFile, type StartDeps } from './start-container.ts';
 import { heardExitMessage, listRuntimePods, podStatusFromEvent, readPodStatus, runningPodFromStatus } from './runtime-status.ts';
 import { pullSecretsForPod } from './pull-secrets.ts';
-import type { ContainerProbeResults, ContainerToKill, EventSink, KubeRuntimeConfig, RuntimeFs } from './types.ts';
+import type { ContainerToKill, KubeRuntimeConfig } from './types.ts';
+import type { KubeRuntimeDeps } from './runtime-deps.ts';
 import { isNotFound } from '../cri/types.ts';
 import type { HookDeps } from '../lifecycle/hooks/types.ts';
 import { runPostStart, runPreStop } from '../lifecycle/hooks/run-hooks.ts';
-import type { VolumeHost } from '../volume/types.ts';
-import type { PodObjectSource } from '../podobjects/types.ts';
-import type { TerminationMessageFs } from './termination-message.ts';
-import type { NodeAllocatable } from '../volume/downward-api.ts';
-import type { RuntimeHandlerResolver } from '../runtimeclass/runtime-class-manager.ts';
-
-export interface KubeRuntimeDeps {
-  cri: CriClient;
-  clock: Clock;
-  logger: Logger;
-  images: ImageManager;
-  events: EventSink;
-  fs?: RuntimeFs;
-  /** Lifecycle hooks (postStart after StartContainer, preStop before StopContainer); none run when absent. */
-  hooks?: HookDeps;
-  /** Volume manager: volumes set up before the sandbox / containers, CRI mounts (hostPath only when absent). */
-  volumes?: VolumeHost;
-  /** ConfigMap / Secret managers for env (every reference "not found" when absent). */
-  objects?: PodObjectSource;
-  /** The node's allocatable (downward API limits of containers that set none). */
-  allocatable?: () => NodeAllocatable;
-  /** Liveness / startup results: a container that failed them is killed and restarted (computePodActions). */
-  probeResults?: ContainerProbeResults;
-  /** Termination message files (created under config.rootDir, read once a container exited); none when absent. */
-  messages?: TerminationMessageFs;
-  /** runtimeClassName → CRI runtime handler (RuntimeClass manager); every pod gets the default "" when absent. */
-  runtimeClasses?: RuntimeHandlerResolver;
-  /** The device manager's allocations for a container about to be created; none when absent. */
-  devices?: ContainerDevices;
-  /** The kubelet's internal container lifecycle (CPU manager); none when absent. */
-  lifecycle?: InternalContainerLifecycle;
-  /** The pod's DNS (GetPodDNS, pod-dns.ts); rejects when the host's resolv.conf cannot be read. Only spec.dnsConfig when absent. */
-  podDns?: (pod: V1Pod) => Promise<ResolverConfig>;
-  /**
-   * A ready sandbox's IPs as the runtime's own event about it showed them (the evented PLEG's cache: CRI events carry
-   * the sandbox's PodSandboxStatus), undefined while none has come; SyncPod then asks PodSandboxStatus.
-   */
-  shownSandboxIps?: (podUid: string, podSandboxId: string) => string[] | undefined;
-}
 
 /** The pod as the kubelet names it in messages (format.Pod): `name_namespace(uid)`. */
 export class KubeRuntimeManager implements Runtime {

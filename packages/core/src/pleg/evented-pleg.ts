@@ -18,9 +18,9 @@
  * `eventedRelistPeriodMs` (300 s) with the `eventedRelistThresholdMs` (10 min) health threshold, and the
  * cache's global timestamp is refreshed every `cacheRefreshMs` so pod workers waiting for a fresh status are
  * not held for a whole relist period (as the kubelet's evented PLEG does). When the stream breaks the PLEG
- * relists at once, drops back to the 1 s relist and reconnects with exponential back-off. On a pod start's path
- * (start-path-events.ts) events are handled after the turn that brought them, and a syncing pod's own created /
- * started events are left to its worker's read.
+ * relists at once, drops back to the 1 s relist and reconnects with exponential back-off (the stream's side:
+ * event-stream.ts). On a pod start's path (start-path-events.ts) events are handled after the turn that brought
+ * them, and a syncing pod's own created / started events are left to its worker's read.
  */
 import type { Clock, TimerHandle } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
@@ -28,8 +28,16 @@ import type { BoundedChannel } from '../util/bounded-channel.ts';
 import type { PodStatusCache, Runtime } from '../container/types.ts';
 import type { EventSourceDetection, RuntimeContainerEvent, RuntimeEventSource } from '../cri/runtime-events.ts';
 import type { GenericPleg } from './generic-pleg.ts';
-import { HeardEvents, LeftToWorker } from './start-path-events.ts';
-import type { PlegHealth, PlegMetrics, PodLifecycleEvent, PodLifecycleEventGenerator } from './types.ts';
+import { LeftToWorker } from './start-path-events.ts';
+import { EventStream } from './event-stream.ts';
+import {
+  DEFAULT_EVENTED_PLEG_CONFIG,
+  type EventedPlegConfig,
+  type PlegHealth,
+  type PlegMetrics,
+  type PodLifecycleEvent,
+  type PodLifecycleEventGenerator,
+} from './types.ts';
 
 export interface EventedPlegDeps {
   /** The generic PLEG doing the relists (created by the caller with the fallback period). */
@@ -51,71 +59,22 @@ export interface EventedPlegDeps {
   syncingPod?: (uid: string) => boolean;
 }
 
-export interface EventedPlegConfig {
-  /** Relist period while the stream is down or absent: 1 s. */
-  fallbackRelistPeriodMs: number;
-  fallbackRelistThresholdMs: number;
-  /** Relist period while the stream is up: 300 s. */
-  eventedRelistPeriodMs: number;
-  /** Health threshold while the stream is up: 10 min. */
-  eventedRelistThresholdMs: number;
-  /** A stream open this long without error counts as connected. */
-  establishMs: number;
-  reconnectInitialMs: number;
-  reconnectMaxMs: number;
-  /** Cache global-timestamp refresh while connected. */
-  cacheRefreshMs: number;
-}
-
-export const DEFAULT_EVENTED_PLEG_CONFIG: EventedPlegConfig = {
-  fallbackRelistPeriodMs: 1_000,
-  fallbackRelistThresholdMs: 180_000,
-  eventedRelistPeriodMs: 300_000,
-  eventedRelistThresholdMs: 600_000,
-  establishMs: 500,
-  reconnectInitialMs: 1_000,
-  // Capped low: after a runtime restart the stream is back within 2 s (the 1 s relist covers the gap).
-  reconnectMaxMs: 2_000,
-  cacheRefreshMs: 1_000,
-};
-
-export type EventedPlegMode = 'connecting' | 'evented' | 'relist-only';
-
-export class EventedPleg implements PodLifecycleEventGenerator {
-  private readonly config: EventedPlegConfig;
-  private readonly log: Logger;
+export class EventedPleg extends EventStream<EventedPlegDeps> implements PodLifecycleEventGenerator {
   private abort: AbortController | undefined;
   private refreshTimer: TimerHandle | undefined;
-  private connected = false;
-  private sourceName: string | undefined;
-  private modeValue: EventedPlegMode = 'connecting';
   /** Pods with a re-read in flight → the events that came since it began. */
   private readonly pending = new Map<string, RuntimeContainerEvent[]>();
   /** Events about unknown ids waiting for CRI to agree before they relist. */
   private settling = 0;
-  private readonly heard = new HeardEvents();
   private readonly leftToWorker: LeftToWorker;
   /** Exit events left to fromEvent (their pod's status built from the event), not shown as heard. */
   private readonly held = new WeakSet<RuntimeContainerEvent>();
   /** Runtime events received (all streams). */
   eventsReceived = 0;
 
-  constructor(
-    private readonly deps: EventedPlegDeps,
-    config: Partial<EventedPlegConfig> = {},
-  ) {
-    this.config = { ...DEFAULT_EVENTED_PLEG_CONFIG, ...config };
-    this.log = deps.logger.child('evented-pleg');
+  constructor(deps: EventedPlegDeps, config: Partial<EventedPlegConfig> = {}) {
+    super(deps, { ...DEFAULT_EVENTED_PLEG_CONFIG, ...config }, deps.logger.child('evented-pleg'));
     this.leftToWorker = new LeftToWorker(deps.syncingPod);
-  }
-
-  get mode(): EventedPlegMode {
-    return this.modeValue;
-  }
-
-  /** The event source in use ('cri', 'containerd') once detected. */
-  get source(): string | undefined {
-    return this.sourceName;
   }
 
   start(): void {
@@ -152,89 +111,12 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     return this.deps.generic.updateCache(uid, name, namespace, after);
   }
 
-  private async run(signal: AbortSignal): Promise<void> {
-    let delay = this.config.reconnectInitialMs;
-    const backOff = async (): Promise<boolean> => {
-      try {
-        await this.deps.clock.sleep(delay, signal);
-      } catch {
-        return false;
-      }
-      delay = Math.min(delay * 2, this.config.reconnectMaxMs);
-      return true;
-    };
-    let source: RuntimeEventSource | undefined;
-    while (!signal.aborted && !source) {
-      const d = await this.deps.detect(signal);
-      if (signal.aborted) return;
-      if (d.ok) {
-        source = d.source;
-        this.sourceName = source.name;
-        break;
-      }
-      if (d.reason === 'EventsUnsupported') {
-        this.log.info('no runtime event source: relisting only', { message: d.message });
-        this.modeValue = 'relist-only';
-        return;
-      }
-      this.deps.metrics?.eventedPlegConnectionErrors.inc();
-      this.log.warn('runtime event source not reachable; retrying', { message: d.message, retryMs: delay });
-      if (!(await backOff())) return;
-    }
-    while (source && !signal.aborted) {
-      const established = await this.consume(source, signal);
-      if (signal.aborted) return;
-      if (established) delay = this.config.reconnectInitialMs;
-      if (!(await backOff())) return;
-    }
-  }
-
-  /** Reads one stream until it breaks; true when it had been established. */
-  private async consume(source: RuntimeEventSource, signal: AbortSignal): Promise<boolean> {
-    const ac = new AbortController();
-    const onAbort = () => ac.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    const openedAt = this.deps.clock.now();
-    let establish: TimerHandle | undefined;
-    // An open stream proves nothing by itself (a call may hang while the runtime restarts): count it as
-    // connected once it stayed up establishMs AND a relist since it opened reached the runtime.
-    const confirm = (): void => {
-      establish = undefined;
-      void this.deps.generic.relistSoon().then(() => {
-        if (ac.signal.aborted || this.connected) return;
-        if ((this.deps.generic.lastRelist() ?? -Infinity) >= openedAt) this.setConnected(true);
-        else establish = this.deps.clock.setTimeout(confirm, this.config.establishMs);
-      });
-    };
-    establish = this.deps.clock.setTimeout(confirm, this.config.establishMs);
-    try {
-      for await (const ev of source.subscribe(ac.signal)) {
-        this.setConnected(true);
-        this.heard.push(ev, (evs) => {
-          if (!ac.signal.aborted) for (const e of evs) this.onEvent(e, source, ac.signal);
-        });
-      }
-    } catch (err) {
-      if (!signal.aborted) {
-        this.deps.metrics?.eventedPlegConnectionErrors.inc();
-        this.log.warn('runtime event stream broke; relisting every second until it is back', { source: source.name, err: String(err) });
-      }
-    } finally {
-      establish?.cancel();
-      signal.removeEventListener('abort', onAbort);
-      ac.abort();
-    }
-    const was = this.connected;
-    this.setConnected(false);
-    return was;
-  }
-
   /** A sandbox's IPs as a heard, not yet handled event shows them (HeardEvents.sandboxIps). */
   heardSandboxIps(podSandboxId: string): string[] | undefined {
     return this.heard.sandboxIps(podSandboxId);
   }
 
-  private onEvent(ev: RuntimeContainerEvent, source: RuntimeEventSource, signal: AbortSignal): void {
+  protected onEvent(ev: RuntimeContainerEvent, source: RuntimeEventSource, signal: AbortSignal): void {
     this.eventsReceived++;
     this.log.debug('runtime event', { kind: ev.kind, containerId: ev.containerId, lagMs: this.deps.clock.now() - ev.time });
     const m = this.deps.metrics;
@@ -309,7 +191,7 @@ export class EventedPleg implements PodLifecycleEventGenerator {
     return evs;
   }
 
-  private setConnected(up: boolean): void {
+  protected setConnected(up: boolean): void {
     if (up === this.connected) return;
     this.connected = up;
     const g = this.deps.generic;

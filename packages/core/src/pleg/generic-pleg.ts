@@ -6,24 +6,24 @@
  * The evented PLEG also drives it per pod: `exited` shows an exit a runtime event told at once (no runtime
  * call), `inspect` re-reads one pod; both publish through the same PodRecords as the relist, which stays the
  * safety net that reconciles whatever the events missed. A read that shows an exit first heard from an event
- * sends PodSync, so the pod's status is published with what the read adds (the termination message).
+ * sends PodSync, so the pod's status is published with what the read adds (the termination message). When it
+ * relists (the timer, relistSoon, the period the evented PLEG sets) and its health are relist-loop.ts's.
  */
-import type { Clock, TimerHandle } from '../util/clock.ts';
+import type { Clock } from '../util/clock.ts';
 import type { Logger } from '../util/logger.ts';
 import type { EventBus, PlegEventType } from '../events/types.ts';
 import type { PodStatus, PodStatusCache, Runtime, RuntimePod } from '../container/types.ts';
 import type { ContainerExit } from '../cri/runtime-events.ts';
 import { BoundedChannel } from '../util/bounded-channel.ts';
-import { formatGoDuration } from '../container/go-duration.ts';
 import {
   DEFAULT_GENERIC_PLEG_CONFIG,
   type GenericPlegConfig,
-  type PlegHealth,
   type PlegMetrics,
   type PodLifecycleEvent,
   type PodLifecycleEventGenerator,
 } from './types.ts';
 import { PodRecords, containerNameIn, podFromStatus, showsAll } from './pod-records.ts';
+import { RelistLoop } from './relist-loop.ts';
 
 export { computePodEvents, generateEvents } from './pod-records.ts';
 
@@ -36,19 +36,11 @@ export interface GenericPlegDeps {
   metrics?: PlegMetrics;
 }
 
-export class GenericPleg implements PodLifecycleEventGenerator {
-  private config: GenericPlegConfig;
+export class GenericPleg extends RelistLoop implements PodLifecycleEventGenerator {
   private readonly channel: BoundedChannel<PodLifecycleEvent>;
   private readonly records = new PodRecords();
   private readonly log: Logger;
-  private timer: TimerHandle | undefined;
-  private running = false;
-  private relisting: Promise<void> | undefined;
-  /** Epoch ms of the last successful relist (undefined = never). */
-  private relistTime: number | undefined;
   private needsReinspection = new Map<string, RuntimePod>();
-  /** A relist was asked for while one ran: run again when it ends. */
-  private dirty = false;
   /** Pods with an updateCache read in flight (uid → how many). */
   private readonly reading = new Map<string, number>();
   /** The latest inspect() of each pod still in flight, with when its read began. */
@@ -60,21 +52,9 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     private readonly deps: GenericPlegDeps,
     config: Partial<GenericPlegConfig> = {},
   ) {
-    this.config = { ...DEFAULT_GENERIC_PLEG_CONFIG, ...config };
+    super(deps.clock, { ...DEFAULT_GENERIC_PLEG_CONFIG, ...config });
     this.channel = new BoundedChannel(this.config.channelCapacity);
     this.log = deps.logger.child('pleg');
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
-  }
-
-  stop(): void {
-    this.running = false;
-    this.timer?.cancel();
-    this.timer = undefined;
   }
 
   watch(): BoundedChannel<PodLifecycleEvent> {
@@ -84,21 +64,6 @@ export class GenericPleg implements PodLifecycleEventGenerator {
   /** Events dropped because the channel was full. */
   get discarded(): number {
     return this.channel.dropped;
-  }
-
-  healthy(): PlegHealth {
-    if (this.relistTime === undefined) return { ok: false, message: 'pleg has yet to be successful' };
-    const elapsed = this.deps.clock.now() - this.relistTime;
-    if (elapsed > this.config.relistThresholdMs) {
-      const msg = `pleg was last seen active ${formatGoDuration(elapsed)} ago; threshold is ${formatGoDuration(this.config.relistThresholdMs)}`;
-      return { ok: false, message: msg };
-    }
-    return { ok: true };
-  }
-
-  /** Last successful relist (epoch ms). */
-  lastRelist(): number | undefined {
-    return this.relistTime;
   }
 
   /** Re-reads one pod into the cache (a pod worker's fresh read after a sync), stamped when the read begins. */
@@ -212,60 +177,12 @@ export class GenericPleg implements PodLifecycleEventGenerator {
     this.records.forget(containerId);
   }
 
-  /** One relist; concurrent calls share the one in flight. */
-  relist(): Promise<void> {
-    this.relisting ??= this.doRelist().finally(() => (this.relisting = undefined));
-    return this.relisting;
-  }
-
-  /**
-   * Relists now, off the timer (the evented PLEG calls this on every runtime event). Calls during a relist
-   * coalesce into one more relist after it, so a change that raced the one in flight is never missed.
-   */
-  relistSoon(): Promise<void> {
-    if (!this.relisting) return this.relist();
-    this.dirty = true;
-    return this.relisting.then(() => {
-      if (!this.dirty) return;
-      this.dirty = false;
-      return this.relist();
-    });
-  }
-
-  /** Changes the relist period and health threshold; the next timer relist is one new period from now. */
-  setPeriod(relistPeriodMs: number, relistThresholdMs: number): void {
-    this.config = { ...this.config, relistPeriodMs, relistThresholdMs };
-    if (this.running && this.timer) {
-      this.timer.cancel();
-      this.schedule(relistPeriodMs);
-    }
-  }
-
   /** Pods whose last inspection failed (retried on every relist). */
   get pendingReinspection(): number {
     return this.needsReinspection.size;
   }
 
-  /** A relist is in flight or asked for. */
-  get busy(): boolean {
-    return this.relisting !== undefined || this.dirty;
-  }
-
-  get relistPeriodMs(): number {
-    return this.config.relistPeriodMs;
-  }
-
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    this.timer = this.deps.clock.setTimeout(() => {
-      this.timer = undefined;
-      void this.relist().finally(() => {
-        if (!this.timer) this.schedule(this.config.relistPeriodMs);
-      });
-    }, ms);
-  }
-
-  private async doRelist(): Promise<void> {
+  protected async doRelist(): Promise<void> {
     const timestamp = this.deps.clock.now();
     const start = this.deps.clock.monotonic();
     const m = this.deps.metrics;

@@ -63,3 +63,33 @@ export const DEFAULT_GENERIC_PLEG_CONFIG: GenericPlegConfig = {
   channelCapacity: 1000,
   inspectConcurrency: 4,
 };
+
+export interface EventedPlegConfig {
+  /** Relist period while the stream is down or absent: 1 s. */
+  fallbackRelistPeriodMs: number;
+  fallbackRelistThresholdMs: number;
+  /** Relist period while the stream is up: 300 s. */
+  eventedRelistPeriodMs: number;
+  /** Health threshold while the stream is up: 10 min. */
+  eventedRelistThresholdMs: number;
+  /** A stream open this long without error counts as connected. */
+  establishMs: number;
+  reconnectInitialMs: number;
+  reconnectMaxMs: number;
+  /** Cache global-timestamp refresh while connected. */
+  cacheRefreshMs: number;
+}
+
+export const DEFAULT_EVENTED_PLEG_CONFIG: EventedPlegConfig = {
+  fallbackRelistPeriodMs: 1_000,
+  fallbackRelistThresholdMs: 180_000,
+  eventedRelistPeriodMs: 300_000,
+  eventedRelistThresholdMs: 600_000,
+  establishMs: 500,
+  reconnectInitialMs: 1_000,
+  // Capped low: after a runtime restart the stream is back within 2 s (the 1 s relist covers the gap).
+  reconnectMaxMs: 2_000,
+  cacheRefreshMs: 1_000,
+};
+
+export type EventedPlegMode = 'connecting' | 'evented' | 'relist-only';
