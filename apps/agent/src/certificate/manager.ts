@@ -10,67 +10,13 @@
  * - serverHealthy(): what the last CSR create said of the API server (updateServerError), for the exit watchdog;
  * - a dynamic template (the serving certificate's node addresses) is compared every second with the pair and the
  *   last request: a change the pair lacks cancels a pending request and rotates at once (templateChanged).
+ * What it is built with and reports: manager-deps.ts; the template and whether a pair satisfies it: template.ts.
  */
-import type { X509Certificate } from 'node:crypto';
-import type { Clock, Logger, TimerHandle } from '@nodelet/core/util';
+import type { TimerHandle } from '@nodelet/core/util';
 import { serverHealthAfter } from './csr-client.ts';
-import { NoCertKeyError, type CertificateStore, type CertKeyPair } from './store.ts';
-
-export interface CertificateTemplate {
-  commonName: string;
-  organizations: string[];
-  dnsNames?: string[];
-  ipAddresses?: string[];
-}
-
-export interface CertificateRequestSpec extends CertificateTemplate {
-  signerName: string;
-  usages: string[];
-  keyPem: string;
-}
-
-/**
- * Creates a CSR and waits for its certificate (csr-client.ts's requestCertificate, bound to the API client);
- * `onCreated` once the CSR exists (the manager's setLastRequest).
- */
-export type RequestCertificate = (spec: CertificateRequestSpec, signal: AbortSignal, onCreated?: () => void) => Promise<string>;
-
-export interface CertificateStatus {
-  subject?: string;
-  issuer?: string;
-  notBefore?: string;
-  notAfter?: string;
-  /** When the manager next rotates (undefined while stopped or waiting for a template). */
-  nextRotation?: string;
-  lastError?: string;
-  lastErrorTime?: string;
-  /** Renewal errors counted (the renew_errors metric). */
-  renewErrors: number;
-  rotations: number;
-}
-
-export interface CertificateManagerDeps {
-  /** Log name (the signer name, as the kubelet's). */
-  name: string;
-  signerName: string;
-  usages: string[];
-  store: CertificateStore;
-  /** undefined while there is nothing to request for (the serving certificate waits for a node address). */
-  template: () => CertificateTemplate | undefined;
-  request: RequestCertificate;
-  clock: Clock;
-  logger: Logger;
-  /** [0, 1) source for the jitter (default Math.random). */
-  random?: () => number;
-  /** Each failed attempt (the *_renew_errors counter). */
-  onRenewError?: () => void;
-  /** Seconds the previous pair lived when replaced (certificate_manager_server_rotation_seconds). */
-  onRotationAge?: (seconds: number) => void;
-  /** A new private key (PEM) per request: csr-pem.ts's newPrivateKeyPem, ECDSA P-256 as client-go's generateCSR. */
-  newKeyPem: () => string;
-  /** Config.GetTemplate (the serving certificate): the template is re-checked every second (templateChanged). */
-  dynamicTemplate?: boolean;
-}
+import { NoCertKeyError, type CertKeyPair } from './store.ts';
+import type { CertificateManagerDeps, CertificateStatus } from './manager-deps.ts';
+import { sameTemplate, satisfies, type CertificateTemplate } from './template.ts';
 
 /** certificateWaitTimeout: how long one attempt waits for the CSR to be issued. */
 export const CERTIFICATE_WAIT_TIMEOUT_MS = 15 * 60_000;
@@ -297,32 +243,6 @@ export class CertificateManager {
     this.timer?.cancel();
     this.timer = this.d.clock.setTimeout(fn, ms);
   }
-}
-
-/** certSatisfiesTemplateLocked: same CN; the template's DNS names, IPs and orgs all present. */
-export function satisfies(leaf: X509Certificate, t: CertificateTemplate | undefined): boolean {
-  if (!t) return true;
-  if (/^CN=(.*)$/m.exec(leaf.subject)?.[1] !== t.commonName) return false;
-  const alt = (leaf.subjectAltName ?? '').split(', ');
-  const dns = new Set(alt.filter((a) => a.startsWith('DNS:')).map((a) => a.slice(4)));
-  const ips = new Set(alt.filter((a) => a.startsWith('IP Address:')).map((a) => canonicalIp(a.slice(11))));
-  const orgs = new Set([...leaf.subject.matchAll(/^O=(.*)$/gm)].map((m) => m[1]));
-  return (t.dnsNames ?? []).every((n) => dns.has(n)) && (t.ipAddresses ?? []).every((ip) => ips.has(canonicalIp(ip))) && t.organizations.every((o) => orgs.has(o));
-}
-
-/** reflect.DeepEqual of two templates (serving templates are sorted and deduplicated). */
-function sameTemplate(a: CertificateTemplate | undefined, b: CertificateTemplate | undefined): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** One spelling per address: IPv6 as eight lowercase groups without leading zeros (X509 may print either). */
-export function canonicalIp(ip: string): string {
-  if (!ip.includes(':')) return ip;
-  const [head = '', tail] = ip.toLowerCase().split('::');
-  const h = head ? head.split(':') : [];
-  const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
-  return groups.map((g) => g.replace(/^0+(?=.)/, '')).join(':');
 }
 
 function oneLine(dn: string): string {

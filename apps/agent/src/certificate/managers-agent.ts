@@ -11,7 +11,8 @@ import type { AgentConfig } from '../config/types.ts';
 import type { Pki } from '../pki/ensure-pki.ts';
 import { requestCertificate } from './csr-client.ts';
 import { newPrivateKeyPem, usagesForKey } from './csr-pem.ts';
-import { CERTIFICATE_WAIT_TIMEOUT_MS, type RequestCertificate } from './manager.ts';
+import { CERTIFICATE_WAIT_TIMEOUT_MS } from './manager.ts';
+import type { RequestCertificate } from './manager-deps.ts';
 import { certDirOf, createCertificateManagers, type CertificateManagers } from './managers.ts';
 import { nodeAddresses } from './serving.ts';
 

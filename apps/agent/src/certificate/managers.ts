@@ -13,7 +13,8 @@
 import { X509Certificate } from 'node:crypto';
 import { join } from 'node:path';
 import type { Clock, Logger, TimerHandle } from '@nodelet/core/util';
-import { CertificateManager, type CertificateStatus, type RequestCertificate } from './manager.ts';
+import { CertificateManager } from './manager.ts';
+import type { CertificateStatus, RequestCertificate } from './manager-deps.ts';
 import { createCertificateMetrics } from './manager-metrics.ts';
 import { watchClientCertificate } from './exit-after.ts';
 import { CertificateStore } from './store.ts';

@@ -7,7 +7,7 @@
  * follow) keep theirs.
  */
 import { isIP } from 'node:net';
-import type { CertificateTemplate } from './manager.ts';
+import type { CertificateTemplate } from './template.ts';
 
 /** The kubelet's usages for an RSA key; csrRequester drops key encipherment for other keys (v1.27+ GetUsages). */
 export const SERVING_USAGES = ['digital signature', 'key encipherment', 'server auth'];

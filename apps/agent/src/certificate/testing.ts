@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { FakeClock, RecordingLogger } from '@nodelet/core/testing';
 import { createCa, signLeaf, type KeyAndCert } from '../pki/certs.ts';
-import { CertificateManager, type CertificateManagerDeps, type CertificateRequestSpec, type CertificateTemplate } from './manager.ts';
+import { CertificateManager } from './manager.ts';
+import type { CertificateManagerDeps, CertificateRequestSpec } from './manager-deps.ts';
+import type { CertificateTemplate } from './template.ts';
 import { CLIENT_USAGES, nodeTemplate } from './serving.ts';
 import { CertificateStore } from './store.ts';
 

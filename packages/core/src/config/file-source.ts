@@ -6,30 +6,18 @@
  * namespace/name → the later file (by name) is refused. As the kubelet (pkg/kubelet/config/file.go), entries
  * are stat'ed through symlinks: a link to a manifest is read, a dangling link, a directory (or a link to one)
  * or a special file is skipped with a log line.
+ * When it scans (start, timer, watch events) and its watch: manifest-scan-loop.ts (ManifestScanLoop, which
+ * FileSource extends).
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { basename, extname, join } from 'node:path';
-import type { Clock, TimerHandle } from '../util/clock.ts';
-import type { Logger } from '../util/logger.ts';
 import { canonicalJson, md5Hex } from '../util/hash.ts';
 import { sameItems } from '../util/same-items.ts';
 import { podNamespacedName } from '../api/pod-helpers.ts';
 import { decodeSinglePod, type DecodeResult } from './decode.ts';
-import { nodeManifestFs, type ManifestFs } from './manifest-fs.ts';
-import type { PodSource, PodSourceCallbacks } from './types.ts';
-
-export interface FileSourceDeps extends PodSourceCallbacks {
-  clock: Clock;
-  logger?: Logger;
-  fs?: ManifestFs;
-}
-
-export interface FileSourceConfig {
-  path: string;
-  nodeName: string;
-  /** Rescan period, ms (default 20 000). */
-  fileCheckFrequencyMs?: number;
-}
+import type { ManifestFs } from './manifest-fs.ts';
+import { ManifestScanLoop } from './manifest-scan-loop.ts';
+import type { PodSource } from './types.ts';
 
 const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
 const STAT_BATCH = 256;
@@ -41,16 +29,8 @@ interface Decoded {
   full: string;
 }
 
-export class FileSource implements PodSource {
+export class FileSource extends ManifestScanLoop implements PodSource {
   readonly name = 'file' as const;
-  private readonly fs: ManifestFs;
-  private timer: TimerHandle | undefined;
-  private watcher: { close(): void } | undefined;
-  private started = false;
-  private scanning: Promise<void> | undefined;
-  /** A rescan asked by watch events, run once the events queued with them are in (onWatchEvent). */
-  private watchScan: Promise<void> | undefined;
-  private dirty = false;
   private lastEmitted: string | undefined;
   /** The pods behind lastEmitted: decoded manifests are cached by file version, so the same objects = the same pods. */
   private emittedPods: V1Pod[] | undefined;
@@ -63,72 +43,7 @@ export class FileSource implements PodSource {
   private skipped = new Map<string, string>();
   private owners = new Map<string, string>();
 
-  constructor(
-    private readonly deps: FileSourceDeps,
-    private readonly config: FileSourceConfig,
-  ) {
-    this.fs = deps.fs ?? nodeManifestFs;
-  }
-
-  async start(signal?: AbortSignal): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    signal?.addEventListener('abort', () => void this.stop(), { once: true });
-    this.timer = this.deps.clock.setInterval(() => this.trigger(), this.config.fileCheckFrequencyMs ?? 20_000);
-    await this.trigger();
-  }
-
-  async stop(): Promise<void> {
-    if (!this.started) return;
-    this.started = false;
-    this.timer?.cancel();
-    this.timer = undefined;
-    this.watcher?.close();
-    this.watcher = undefined;
-    await this.scanning;
-  }
-
-  /** Requests a rescan; concurrent requests coalesce. Resolves when the source is idle. */
-  trigger(): Promise<void> {
-    if (this.scanning) {
-      this.dirty = true;
-      return this.scanning;
-    }
-    this.scanning = (async () => {
-      do {
-        this.dirty = false;
-        try {
-          await this.scan();
-        } catch (err) {
-          this.deps.logger?.error('static pod scan failed', { path: this.config.path, error: String(err) });
-        }
-      } while (this.dirty && this.started);
-      this.scanning = undefined;
-    })();
-    return this.scanning;
-  }
-
-  /**
-   * A watch event. The rescan runs after the events delivered with it (setImmediate): writing a manifest is two or
-   * three inotify events, and a burst of 30 written while the agent was busy arrived together — 120 rescans of the
-   * whole directory, one an event, held the event loop ≈ 60 ms before any pod's RunPodSandbox reached the runtime.
-   */
-  private onWatchEvent(): void {
-    this.watchScan ??= new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.watchScan = undefined;
-        if (!this.started) return resolve();
-        void this.trigger().then(resolve);
-      }),
-    );
-  }
-
-  /** Resolves once no scan is running or asked for by a watch event. */
-  async whenIdle(): Promise<void> {
-    while (this.scanning || this.watchScan) await (this.watchScan ?? this.scanning);
-  }
-
-  private async scan(): Promise<void> {
+  protected async scan(): Promise<void> {
     const path = this.config.path;
     const st = await this.fs.stat(path);
     let files: string[] = [];
@@ -277,26 +192,5 @@ export class FileSource implements PodSource {
 
   private clearReport(file: string): void {
     this.reported.delete(file);
-  }
-
-  private ensureWatcher(): void {
-    if (this.watcher || !this.started) return;
-    try {
-      this.watcher = this.fs.watch(
-        this.config.path,
-        () => this.onWatchEvent(),
-        (err) => {
-          this.deps.logger?.debug('manifest watch failed; relying on periodic rescan', { error: String(err) });
-          this.closeWatcher();
-        },
-      );
-    } catch (err) {
-      this.deps.logger?.debug('manifest watch unavailable; relying on periodic rescan', { error: String(err) });
-    }
-  }
-
-  private closeWatcher(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
   }
 }

@@ -4,43 +4,38 @@
  *   rootfs/<hex>         unpacked, flattened rootfs per image id (read-only by convention)
  *   index.json           images (tags, digests, config, layers, usage), written atomically
  *   tmp/                 downloads and unpacks in progress (wiped at init)
+ * What it answers from the images it holds (list, status, rootfs, config, usage, the lookup by tag, digest or id):
+ * image-lookup.ts (ImageLookup, which ImageStore extends).
  */
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { readArchive, type ArchiveImage } from './archive-import.ts';
-import { BlobStore } from './blob-store.ts';
-import { HOST_IMAGE_CONFIG, HOST_IMAGE_ID, hostImageRecord } from './host-image.ts';
-import { blobsOf, reclaimableBytes, storeOverhead, type Usage } from './image-sizes.ts';
-import { parseConfig, toImageConfig, userOf } from './oci.ts';
+import { HOST_IMAGE_ID, hostImageRecord } from './host-image.ts';
+import { ImageLookup, hex, toRecord } from './image-lookup.ts';
+import { blobsOf, storeOverhead } from './image-sizes.ts';
+import { parseConfig, toImageConfig } from './oci.ts';
 import { fetchImage } from './pull.ts';
 import { registryFetch } from './http-fetch.ts';
-import { formatReference, looksLikeId, parseReference, repoName } from './reference.ts';
+import { formatReference, parseReference, repoName } from './reference.ts';
 import { loadIndex, saveIndex, type StoredImage } from './store-index.ts';
 import { HOST_IMAGE_REF } from './types.ts';
-import type { ImageConfig, ImageFailure, ImageFsInfo, ImageRecord, ImageStoreApi, ImageStoreConfig } from './types.ts';
+import type { ImageFailure, ImageRecord, ImageStoreApi, ImageStoreConfig } from './types.ts';
 import type { ImageStoreDeps, ImportResult, PullOptions, PullResult } from './types.ts';
 import { unpackImage } from './unpack.ts';
 
 type CommitInput = ArchiveImage & { repoDigest?: string };
 
-export class ImageStore implements ImageStoreApi {
-  private readonly images = new Map<string, StoredImage>();
-  private readonly blobs: BlobStore;
+export class ImageStore extends ImageLookup implements ImageStoreApi {
   private readonly pulls = new Map<string, Promise<PullResult>>();
   private readonly unpacks = new Map<string, Promise<ImageFailure | undefined>>();
   private saving: Promise<void> = Promise.resolve();
-  private overhead: Usage = { bytes: 0, inodes: 0 };
   private inFlight = 0;
   private gcPending = false;
   private readonly indexFile: string;
-  private readonly rootfsDir: string;
-  private readonly tmpDir: string;
 
-  constructor(private readonly deps: ImageStoreDeps, private readonly cfg: ImageStoreConfig = {}) {
+  constructor(deps: ImageStoreDeps, private readonly cfg: ImageStoreConfig = {}) {
+    super(deps);
     this.indexFile = path.join(deps.rootDir, 'index.json');
-    this.rootfsDir = path.join(deps.rootDir, 'rootfs');
-    this.tmpDir = path.join(deps.rootDir, 'tmp');
-    this.blobs = new BlobStore(path.join(deps.rootDir, 'blobs'), this.tmpDir);
   }
 
   async init(): Promise<void> {
@@ -68,49 +63,6 @@ export class ImageStore implements ImageStoreApi {
       await fsp.rename(this.indexFile, aside);
       return [];
     }
-  }
-
-  list(): ImageRecord[] {
-    const sizes = this.sizes();
-    return [hostImageRecord(), ...[...this.images.values()].map((i) => toRecord(i, sizes))];
-  }
-
-  status(ref: string): ImageRecord | undefined {
-    const id = this.resolveId(ref);
-    if (id === HOST_IMAGE_ID) return hostImageRecord();
-    const img = id !== undefined ? this.images.get(id) : undefined;
-    return img ? toRecord(img, this.sizes()) : undefined;
-  }
-
-  /** Per image: the bytes removing it would free (its rootfs + the blobs only it references). */
-  private sizes(): Map<string, number> {
-    const footprints = [...this.images.values()].map((i) => ({ id: i.id, blobs: blobsOf(i), rootfsBytes: i.usage.bytes }));
-    return reclaimableBytes(footprints, (d) => this.blobs.allocatedOf(d));
-  }
-
-  /** Image id for a tag, repo digest, id or unique id prefix (≥ 6 hex). */
-  private resolveId(ref: string): string | undefined {
-    const r = ref.trim();
-    if (r === HOST_IMAGE_ID) return HOST_IMAGE_ID;
-    if (looksLikeId(r)) {
-      const id = r.startsWith('sha256:') ? r : `sha256:${r}`;
-      if (this.images.has(id)) return id;
-    }
-    const parsed = parseReference(r);
-    if (parsed.ok) {
-      const p = parsed.ref;
-      if (p.digest === undefined && `${repoName(p)}:${p.tag}` === HOST_IMAGE_REF) return HOST_IMAGE_ID;
-      const key = p.digest !== undefined ? `${repoName(p)}@${p.digest}` : `${repoName(p)}:${p.tag}`;
-      for (const img of this.images.values()) {
-        if ((p.digest !== undefined ? img.repoDigests : img.repoTags).includes(key)) return img.id;
-      }
-    }
-    const prefix = /^(?:sha256:)?([a-f0-9]{6,63})$/.exec(r)?.[1];
-    if (prefix !== undefined) {
-      const hits = [...this.images.keys()].filter((id) => hex(id).startsWith(prefix));
-      if (hits.length === 1) return hits[0];
-    }
-    return undefined;
   }
 
   pull(ref: string, opts: PullOptions = {}): Promise<PullResult> {
@@ -252,36 +204,6 @@ export class ImageStore implements ImageStoreApi {
     for (const d of await this.blobs.list()) if (!used.has(d)) await this.blobs.remove(d);
   }
 
-  rootfsOf(imageId: string): string | undefined {
-    const id = this.resolveId(imageId);
-    if (id === HOST_IMAGE_ID) return '/';
-    return id !== undefined && this.images.has(id) ? path.join(this.rootfsDir, hex(id)) : undefined;
-  }
-
-  config(imageId: string): ImageConfig | undefined {
-    const id = this.resolveId(imageId);
-    if (id === HOST_IMAGE_ID) return structuredClone(HOST_IMAGE_CONFIG);
-    const img = id !== undefined ? this.images.get(id) : undefined;
-    return img ? structuredClone(img.config) : undefined;
-  }
-
-  /** Tracked usage that equals a disk walk of rootDir while no pull or import is in flight. */
-  fsInfo(): ImageFsInfo {
-    const b = this.blobs.usage();
-    const images = [...this.images.values()];
-    return {
-      mountpoint: this.deps.rootDir,
-      usedBytes: b.bytes + this.overhead.bytes + images.reduce((n, i) => n + i.usage.bytes, 0),
-      inodesUsed: b.count + this.overhead.inodes + images.reduce((n, i) => n + i.usage.inodes, 0),
-    };
-  }
-
-  touch(imageId: string): void {
-    const id = this.resolveId(imageId);
-    const img = id !== undefined ? this.images.get(id) : undefined;
-    if (img) img.lastUsed = (this.deps.now ?? Date.now)();
-  }
-
   private persist(): Promise<void> {
     const snapshot = [...this.images.values()].map((i) => structuredClone(i));
     this.saving = this.saving.catch(() => {}).then(async () => {
@@ -290,13 +212,4 @@ export class ImageStore implements ImageStoreApi {
     });
     return this.saving;
   }
-}
-
-function hex(id: string): string {
-  return id.replace(/^sha256:/, '');
-}
-
-function toRecord(img: StoredImage, sizes: Map<string, number>): ImageRecord {
-  const size = sizes.get(img.id) ?? img.size;
-  return { id: img.id, repoTags: [...img.repoTags], repoDigests: [...img.repoDigests], size, ...userOf(img.config.user), pinned: false };
 }

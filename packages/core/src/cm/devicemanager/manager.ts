@@ -9,13 +9,12 @@
  * Nodelet's admission is synchronous, so the choice of devices happens at admission and the Allocate RPC at
  * the container's start (the kubelet calls it during admission); a plugin's preferred allocation may still
  * swap the reserved devices for free ones then (within the container's NUMA affinity, as devicesToAllocate).
+ * What it is built with: manager-deps.ts.
  */
 import path from 'node:path';
 import { mkdir, readdir, readFile, rm, lstat, writeFile, rename } from 'node:fs/promises';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
-import type { Logger } from '../../util/logger.ts';
-import type { DeviceBusEvent } from '../../events/types.ts';
 import type { PodAdmitHandler, PodAdmitResult } from '../../lifecycle/types.ts';
 import { UnexpectedAdmissionError } from '../../lifecycle/predicate-admit.ts';
 import { DeviceState, type DeviceCapacity } from './device-state.ts';
@@ -25,38 +24,7 @@ import { registrationError, serveRegistration, type RegistrationServer } from '.
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.ts';
 import { CHECKPOINT_FILE, ENDPOINT_STOP_GRACE_MS, KUBELET_SOCKET, type DeviceRunOptions, type PluginEndpoint } from './types.ts';
 import { byCodeUnit } from '../../util/compare.ts';
-
-export interface DeviceManagerDeps {
-  clock: { now(): number };
-  logger: Logger;
-  /** `<root-dir>/device-plugins`. */
-  dir: string;
-  /** All pod sources seen (UpdateAllocatedDevices frees nothing before, so a restart keeps every allocation). */
-  sourcesReady?: () => boolean;
-  /**
-   * The pods the config sources hold, with the kubelet's latest status: one not yet terminal keeps its devices
-   * even before it is admitted again (after a restart the pods are re-admitted one by one; an earlier one must
-   * not free a later one's devices).
-   */
-  sourcePods?: () => V1Pod[];
-  /** Called when a plugin's devices, health or connection change (node status resync). */
-  onChange?: () => void;
-  /** endpointStopGracePeriod (5 min); tests inject a short one. */
-  graceMs?: number;
-  /** kubelet_device_plugin_registration_total / kubelet_device_plugin_alloc_duration_seconds. */
-  metrics?: DeviceManagerMetrics;
-  /** The plugin client (default: gRPC with the kubelet's timeouts; tests shorten them). */
-  connect?: ConnectEndpoint;
-  /** Registrations, disconnections, device updates and allocation failures, for the event bus. */
-  publish?: (e: DeviceEventInput) => void;
-}
-
-export type DeviceEventInput = Omit<DeviceBusEvent, 'type' | 'seq' | 'time'>;
-
-export interface DeviceManagerMetrics {
-  devicePluginRegistrations: { inc(labels: { resource_name: string }): void };
-  devicePluginAllocDuration: { observe(labels: { resource_name: string }, seconds: number): void };
-}
+import type { DeviceManagerDeps } from './manager-deps.ts';
 
 export type PrepareResult = { ok: true; opts: DeviceRunOptions } | { ok: false; message: string };
 

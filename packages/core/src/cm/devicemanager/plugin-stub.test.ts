@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { FakeClock } from '../../util/clock.ts';
 import { RecordingLogger } from '../../util/logger.ts';
-import { DeviceManager, type DeviceEventInput } from './manager.ts';
+import { DeviceManager } from './manager.ts';
+import type { DeviceEventInput } from './manager-deps.ts';
 import { grpcEndpointConnector } from './endpoint.ts';
 import { DevicePluginStub } from './plugin-stub.ts';
 

@@ -92,3 +92,8 @@ export const v = (name: string, version: string): V1Pod => {
   p.metadata!.labels = { v: version };
   return p;
 };
+
+/** An empty status of pod `uid` (named p in default), as the tests put it in the cache. */
+export function emptyStatus(uid: string): PodStatus {
+  return { uid, name: 'p', namespace: 'default', ips: [], sandboxStatuses: [], containerStatuses: [], timestamp: 0 } as unknown as PodStatus;
+}
