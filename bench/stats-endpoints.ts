@@ -98,6 +98,9 @@ async function latencies(url: string): Promise<{ ms: number[]; bytes: number }> 
     if (last.status !== 200) throw new Error(`${url}: ${last.status} ${last.body.subarray(0, 200).toString()}`);
     await new Promise((r) => setTimeout(r, GAP_MS));
   }
+  // Which GETs make the p99 (the first is a process's first render; a later one waited on something else).
+  const slowest = ms.map((v, i) => [i, v] as const).sort((a, b) => b[1] - a[1]).slice(0, 4);
+  console.log(`${new URL(url).pathname}: the slowest GETs (#: ms, the first is #0) ${slowest.map(([i, v]) => `#${i}: ${v.toFixed(0)}`).join(', ')}`);
   return { ms, bytes: last ? (last.gzip ? gunzipSync(last.body) : last.body).length : 0 };
 }
 
