@@ -157,7 +157,7 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
         single.raw.push(...raw.ms);
         await criClean(c, raw.sandboxes);
       }
-      // The p99 of 40 singles is their slowest: which starts, beside the floor's start made right after each.
+      // Which starts make the p99 (of 100 singles, the second slowest), beside the floor's start made right after each.
       const slowest = single.agent.map((ms, i) => [i, ms] as const).sort((a, b) => b[1] - a[1]).slice(0, 3);
       console.log(`${rt.name}: the slowest single starts (#: agent ms / the floor's next start ms) ${slowest.map(([i, ms]) => `#${i}: ${ms.toFixed(0)} / ${(single.raw[i] ?? NaN).toFixed(0)}`).join(', ')}`);
       console.log(`\n${rt.name}: the agent's CRI calls per single start (start and removal, ${sizes.singles} pods)\n${table(['operation', 'calls', 'ms'], perStart(before, await durations(), sizes.singles))}`);

@@ -32,7 +32,7 @@ export interface TableOptions {
   exitLoad: { pods?: number; clients?: number };
 }
 
-export const FULL: TableOptions = { sections: ALL, start: { singles: 40, bursts: [30, 110] }, steadyPods: 110, settleS: 15, windowS: 60, exitSamples: 100, exitLoad: { pods: 90, clients: 20 } };
+export const FULL: TableOptions = { sections: ALL, start: { singles: 100, bursts: [30, 110] }, steadyPods: 110, settleS: 15, windowS: 60, exitSamples: 100, exitLoad: { pods: 90, clients: 20 } };
 export const QUICK: TableOptions = { sections: ['start'], start: { singles: 1, bursts: [3], warm: false }, steadyPods: 3, settleS: 2, windowS: 3, exitSamples: 3, exitLoad: {} };
 
 const load = () => (loadavg()[0] ?? 0).toFixed(1);
