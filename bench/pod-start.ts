@@ -16,7 +16,7 @@ import { agentClean, agentStart, agentStartPushed } from './agent-start.ts';
 import { captureTemplate, instantiate, type FloorTemplate } from './floor-config.ts';
 import { operationDurations, perStart } from './runtime-ops.ts';
 import { agentSocket, compiledAgentMain, machineLine, removeBenchCgroupRoot, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
-import { fmtMs, percentile, table } from './stats.ts';
+import { fmtMs, percentile, slowest, table } from './stats.ts';
 
 type SandboxConfig = NonNullable<Parameters<CriClient['runPodSandbox']>[0]['config']>;
 type ContainerConfig = NonNullable<Parameters<CriClient['createContainer']>[0]['config']>;
@@ -158,8 +158,7 @@ export async function benchPodStart(rt: RuntimeUnderTest, sizes: StartSizes): Pr
         await criClean(c, raw.sandboxes);
       }
       // Which starts make the p99 (of 100 singles, the second slowest), beside the floor's start made right after each.
-      const slowest = single.agent.map((ms, i) => [i, ms] as const).sort((a, b) => b[1] - a[1]).slice(0, 3);
-      console.log(`${rt.name}: the slowest single starts (#: agent ms / the floor's next start ms) ${slowest.map(([i, ms]) => `#${i}: ${ms.toFixed(0)} / ${(single.raw[i] ?? NaN).toFixed(0)}`).join(', ')}`);
+      console.log(`${rt.name}: the slowest single starts (#: agent ms / the floor's next start ms) ${slowest(single.agent, 3).map(([i, ms]) => `#${i}: ${ms.toFixed(0)} / ${(single.raw[i] ?? NaN).toFixed(0)}`).join(', ')}`);
       console.log(`\n${rt.name}: the agent's CRI calls per single start (start and removal, ${sizes.singles} pods)\n${table(['operation', 'calls', 'ms'], perStart(before, await durations(), sizes.singles))}`);
     });
     for (const n of sizes.bursts) {

@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { removeCgroupTree, startStack, waitUntil, type Stack } from '../e2e/harness.ts';
-import { fmtMs, percentile, table } from './stats.ts';
+import { fmtMs, percentile, slowest, table } from './stats.ts';
 import { benchPodManifest, compiledAgentMain, selectRuntimes, type RuntimeUnderTest } from './runtimes.ts';
 
 /** 100: the p99 of 30 GETs was their maximum, i.e. the first. */
@@ -99,8 +99,7 @@ async function latencies(url: string): Promise<{ ms: number[]; bytes: number }> 
     await new Promise((r) => setTimeout(r, GAP_MS));
   }
   // Which GETs make the p99 (the first is a process's first render; a later one waited on something else).
-  const slowest = ms.map((v, i) => [i, v] as const).sort((a, b) => b[1] - a[1]).slice(0, 4);
-  console.log(`${new URL(url).pathname}: the slowest GETs (#: ms, the first is #0) ${slowest.map(([i, v]) => `#${i}: ${v.toFixed(0)}`).join(', ')}`);
+  console.log(`${new URL(url).pathname}: the slowest GETs (#: ms, the first is #0) ${slowest(ms, 4).map(([i, v]) => `#${i}: ${v.toFixed(0)}`).join(', ')}`);
   return { ms, bytes: last ? (last.gzip ? gunzipSync(last.body) : last.body).length : 0 };
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { percentile, table } from './stats.ts';
+import { percentile, slowest, table } from './stats.ts';
 
 test('percentile uses nearest rank', () => {
   const cases: Array<[number[], number, number]> = [
@@ -17,4 +17,9 @@ test('table pads columns', () => {
   const t = table(['a', 'bb'], [['xxx', 'y']]);
   assert.equal(t.split('\n')[0], '| a   | bb |');
   assert.equal(t.split('\n')[2], '| xxx | y  |');
+});
+
+test('slowest: the n largest with their indexes, largest first', () => {
+  assert.deepEqual(slowest([5, 40, 7, 40.5, 1], 3), [[3, 40.5], [1, 40], [2, 7]]);
+  assert.deepEqual(slowest([], 2), []);
 });

@@ -6,6 +6,11 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
 }
 
+/** The `n` largest of `values` with their indexes, largest first (which samples make a p99). */
+export function slowest(values: number[], n: number): Array<readonly [index: number, value: number]> {
+  return values.map((v, i) => [i, v] as const).sort((a, b) => b[1] - a[1]).slice(0, n);
+}
+
 export function fmtMs(v: number): string {
   return Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'n/a';
 }

@@ -135,9 +135,10 @@ export class CadvisorRenderer {
     const tail = `${machineBlocks(source).join('\n\n')}\n`;
     const tailChanged = tail !== this.tail || !this.blocks[METRICS];
     this.tail = tail;
-    if (this.page && !tailChanged && dirty.every((d, j) => !d && this.blocks[j])) return renderedPage(this.page);
-    // Metric j's block: its HELP and TYPE, each container's lines of it, and the blank line after it.
+    // Metric j's block is written afresh when it changed or there is none yet; otherwise copied from the last page.
     const fresh = dirty.map((d, j) => d || !this.blocks[j]);
+    if (this.page && !tailChanged && !fresh.includes(true)) return renderedPage(this.page);
+    // A fresh block: its HELP and TYPE, each container's lines of it, and the blank line after it.
     const sizes = fresh.map((f, j) => {
       if (!f) return (this.blocks[j] as Buffer).length;
       let size = (HEADERS[j] as Buffer).length + 2;
